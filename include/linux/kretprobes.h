@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Return probes.  Included by <linux/kprobes.h> only, after struct kprobe.
+ *
+ * SKELETON: the kretprobes implementation (kernel/kretprobes.c and the
+ * arch trampolines) fills this in; the public names below are interface
+ * used by kernel/trace/trace_kprobe.c, kernel/exit.c, kernel/fork.c and
+ * arch/arm64/kernel/stacktrace.c and keep their meaning.
+ */
+#ifndef _LINUX_KRETPROBES_H
+#define _LINUX_KRETPROBES_H
+
+#ifndef _LINUX_KPROBES_H
+#error "include <linux/kprobes.h>, not <linux/kretprobes.h>"
+#endif
+
+#include <linux/llist.h>
+
+struct kretprobe_instance;
+struct kretprobe_pool;
+
+typedef int (*kretprobe_handler_t)(struct kretprobe_instance *,
+				   struct pt_regs *);
+
+/**
+ * struct kretprobe - a return probe
+ * @kp: the probe on the function's entry
+ * @handler: called when the probed function returns
+ * @entry_handler: called at entry; non-zero means "do not watch this return"
+ * @maxactive: instances preallocated (<= 0: a default)
+ * @nmissed: returns not watched because no instance was free
+ * @data_size: bytes of private data in each instance
+ * @pool: private to the implementation
+ */
+struct kretprobe {
+	struct kprobe kp;
+	kretprobe_handler_t handler;
+	kretprobe_handler_t entry_handler;
+	int maxactive;
+	int nmissed;
+	size_t data_size;
+	struct kretprobe_pool *pool;
+};
+
+/**
+ * struct kretprobe_instance - one watched call of a probed function
+ * @llist: link on the task's kretprobe_instances
+ * @pool: the owning probe's pool
+ * @ret_addr: the return address the trampoline replaced
+ * @fp: where on the stack the return address lives
+ * @task: the task that made the call
+ * @data: @data_size bytes of private data
+ */
+struct kretprobe_instance {
+	struct llist_node llist;
+	struct kretprobe_pool *pool;
+	kprobe_opcode_t *ret_addr;
+	void *fp;
+	struct task_struct *task;
+	char data[];
+};
+
+#ifdef CONFIG_KRETPROBES
+int register_kretprobe(struct kretprobe *rp);
+void unregister_kretprobe(struct kretprobe *rp);
+int register_kretprobes(struct kretprobe **rps, int num);
+void unregister_kretprobes(struct kretprobe **rps, int num);
+int enable_kretprobe(struct kretprobe *rp);
+int disable_kretprobe(struct kretprobe *rp);
+struct kretprobe *get_kretprobe(struct kretprobe_instance *ri);
+unsigned long get_kretprobe_retaddr(struct kretprobe_instance *ri);
+void kprobe_flush_task(struct task_struct *tk);
+bool is_kretprobe_trampoline(unsigned long addr);
+unsigned long kretprobe_find_ret_addr(struct task_struct *tsk, void *fp,
+				      struct llist_node **cur);
+#else
+static inline int register_kretprobe(struct kretprobe *rp)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline void unregister_kretprobe(struct kretprobe *rp)
+{
+}
+
+static inline int register_kretprobes(struct kretprobe **rps, int num)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline void unregister_kretprobes(struct kretprobe **rps, int num)
+{
+}
+
+static inline int enable_kretprobe(struct kretprobe *rp)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline int disable_kretprobe(struct kretprobe *rp)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline struct kretprobe *get_kretprobe(struct kretprobe_instance *ri)
+{
+	return NULL;
+}
+
+static inline unsigned long get_kretprobe_retaddr(struct kretprobe_instance *ri)
+{
+	return 0;
+}
+
+static inline void kprobe_flush_task(struct task_struct *tk)
+{
+}
+
+static inline bool is_kretprobe_trampoline(unsigned long addr)
+{
+	return false;
+}
+
+static inline unsigned long
+kretprobe_find_ret_addr(struct task_struct *tsk, void *fp,
+			struct llist_node **cur)
+{
+	return 0;
+}
+#endif /* CONFIG_KRETPROBES */
+
+#endif /* _LINUX_KRETPROBES_H */

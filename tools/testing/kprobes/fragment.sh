@@ -1,0 +1,11 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# fragment.sh FLAVOUR ARCH: print the config fragment of one build.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+fl=$1
+arch=$2
+cat "$KP_TOOLS/configs/common.config" "$KP_TOOLS/configs/$arch.config"
+[ -f "$KP_TOOLS/configs/$arch-$fl.config" ] && cat "$KP_TOOLS/configs/$arch-$fl.config"
+[ -n "${KP_EXTRA_CONFIG:-}" ] && cat "$KP_EXTRA_CONFIG"
+true

@@ -1,0 +1,43 @@
+# SPDX-License-Identifier: GPL-2.0
+# Common settings of the kprobes workbench; sourced by the other scripts.
+
+KP_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
+KP_TOOLS=$KP_ROOT/tools/testing/kprobes
+KP_BUILD=${KP_BUILD:-$KP_ROOT/build}
+case $KP_BUILD in /*) ;; *) KP_BUILD=$KP_ROOT/$KP_BUILD ;; esac
+KP_BASE_PKG=linux-source-6.12
+KP_BASE_VERSION=6.12.117-1~deb12u1
+KP_BASE_TARBALL=/usr/src/linux-source-6.12.tar.xz
+KP_BASE_DIR=${KP_BASE_DIR:-$KP_ROOT/build/base}
+KP_BASE=$KP_BASE_DIR/linux-source-6.12
+KP_JOBS=${KP_JOBS:-$(nproc)}
+KP_BOOT_TIMEOUT=${KP_BOOT_TIMEOUT:-600}
+
+export CCACHE_DIR=${CCACHE_DIR:-$KP_ROOT/build/ccache}
+export CCACHE_BASEDIR=$KP_BUILD
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+export CCACHE_NOHASHDIR=1
+
+kp_log() { printf '[kprobes] %s\n' "$*" >&2; }
+kp_die() { printf '[kprobes] error: %s\n' "$*" >&2; exit 1; }
+
+kp_src() { echo "$KP_BUILD/src-$1"; }            # flavour
+kp_obj() { echo "$KP_BUILD/obj-$1-$2"; }         # flavour arch
+kp_karch() { case $1 in x86_64) echo x86_64 ;; arm64) echo arm64 ;; *) kp_die "unknown arch $1" ;; esac; }
+kp_cross() { case $1 in arm64) echo aarch64-linux-gnu- ;; *) echo "" ;; esac; }
+kp_image() {
+	case $1 in
+	x86_64) echo arch/x86/boot/bzImage ;;
+	arm64) echo arch/arm64/boot/Image ;;
+	esac
+}
+kp_check_flavour() {
+	case $1 in ours|upstream) ;; *) kp_die "FLAVOUR must be ours or upstream, not '$1'" ;; esac
+}
+# make for the kernel of flavour $1 and arch $2, with any further arguments.
+kp_kmake() {
+	local fl=$1 arch=$2; shift 2
+	local cross; cross=$(kp_cross "$arch")
+	make -C "$(kp_src "$fl")" O="$(kp_obj "$fl" "$arch")" ARCH="$(kp_karch "$arch")" \
+		CROSS_COMPILE="$cross" CC="ccache ${cross}gcc" -j"$KP_JOBS" "$@"
+}

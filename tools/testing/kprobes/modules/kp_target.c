@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kp_target: a module with a function to probe.  Writing N to
+ * /sys/kernel/debug/kp_target/call calls kp_target_func() N times; the
+ * sum of its results is readable in /sys/kernel/debug/kp_target/result.
+ */
+#include <linux/module.h>
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/kernel.h>
+
+static struct dentry *kp_dir;
+static u64 kp_result;
+
+noinline int kp_target_func(int x)
+{
+	/* Something the compiler cannot fold away. */
+	barrier();
+	return x * 3 + 1;
+}
+
+static ssize_t kp_call_write(struct file *file, const char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	unsigned long n, i;
+	int ret;
+
+	ret = kstrtoul_from_user(ubuf, count, 0, &n);
+	if (ret)
+		return ret;
+	for (i = 0; i < n; i++)
+		kp_result += kp_target_func((int)i);
+	return count;
+}
+
+static const struct file_operations kp_call_fops = {
+	.owner = THIS_MODULE,
+	.write = kp_call_write,
+};
+
+static int __init kp_target_init(void)
+{
+	kp_dir = debugfs_create_dir("kp_target", NULL);
+	debugfs_create_file("call", 0200, kp_dir, NULL, &kp_call_fops);
+	debugfs_create_u64("result", 0400, kp_dir, &kp_result);
+	return 0;
+}
+
+static void __exit kp_target_exit(void)
+{
+	debugfs_remove_recursive(kp_dir);
+}
+
+module_init(kp_target_init);
+module_exit(kp_target_exit);
+MODULE_DESCRIPTION("kprobes workbench: a function to probe");
+MODULE_LICENSE("GPL");
