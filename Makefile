@@ -1,0 +1,69 @@
+# SPDX-License-Identifier: GPL-2.0
+# kprobes, rebuilt: the workbench.
+#
+#   make demo     build the x86_64 kernel and show kprobes at work in QEMU
+#   make check    the tests: KUnit, guest tests, checkpatch, sparse
+#   make shell    a shell in the same guest
+#   make series   export the work as a git format-patch series
+#   make bench    per-hit and registration cost, ours beside upstream
+#
+# FLAVOUR=ours (default) or FLAVOUR=upstream (the untouched base, same
+# config); ARCH=x86_64 or ARCH=arm64 (check: both when not given).
+
+FLAVOUR ?= ours
+T := tools/testing/kprobes
+# The kernel's ARCH from the environment is not ours to reuse.
+ifeq ($(origin ARCH),command line)
+ARCHES := $(ARCH)
+else
+ARCHES := x86_64 arm64
+endif
+DEMO_ARCH := $(firstword $(if $(filter command line,$(origin ARCH)),$(ARCH),x86_64))
+
+.PHONY: all demo check shell series bench stress deps stage build kunit itest clean distclean help
+
+all: help
+
+help:
+	@sed -n '3,12p' Makefile | sed 's/^# \{0,1\}//'
+
+deps:
+	$(T)/deps.sh
+
+stage: deps
+	$(T)/stage.sh $(FLAVOUR)
+
+build: deps
+	@for a in $(ARCHES); do $(T)/build.sh $(FLAVOUR) $$a || exit 1; done
+
+kunit: build
+	@for a in $(ARCHES); do $(T)/kunit.sh $(FLAVOUR) $$a || exit 1; done
+
+itest: build
+	@for a in $(ARCHES); do $(T)/itest.sh $(FLAVOUR) $$a || exit 1; done
+
+demo: deps
+	$(T)/build.sh $(FLAVOUR) $(DEMO_ARCH)
+	$(T)/boot.sh $(FLAVOUR) $(DEMO_ARCH) demo
+
+shell: deps
+	$(T)/build.sh $(FLAVOUR) $(DEMO_ARCH)
+	$(T)/boot.sh $(FLAVOUR) $(DEMO_ARCH) shell
+
+check:
+	FLAVOUR=$(FLAVOUR) ARCHES="$(ARCHES)" $(T)/check.sh
+
+series: deps
+	$(T)/series.sh
+
+bench: deps
+	ARCHES="$(ARCHES)" $(T)/bench.sh
+
+stress: deps
+	FLAVOUR=$(FLAVOUR) ARCHES="$(ARCHES)" $(T)/stress.sh
+
+clean:
+	rm -rf build/obj-* build/src-* build/series* build/*.log build/*.results
+
+distclean:
+	rm -rf build

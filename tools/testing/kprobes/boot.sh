@@ -1,0 +1,48 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# boot.sh FLAVOUR ARCH MODE [LOG]: boot the built kernel with the guest
+# initramfs under QEMU (TCG) in MODE (test, demo, shell, or a guest script).
+# Every boot but a shell has a hard timeout (KP_BOOT_TIMEOUT seconds).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+fl=$1
+arch=$2
+mode=$3
+log=${4:-}
+obj=$(kp_obj "$fl" "$arch")
+kernel=$obj/$(kp_image "$arch")
+[ -f "$kernel" ] || kp_die "no kernel $kernel: run build.sh $fl $arch"
+initrd=$("$KP_TOOLS/initramfs.sh" "$fl" "$arch")
+append="kpmode=$mode kpflavour=$fl kunit.enable=0 panic=-1 ${KP_APPEND:-}"
+accel=(-accel tcg,thread=single)
+[ "${KP_KVM:-0}" = 1 ] && accel=(-accel kvm)
+case $arch in
+x86_64)
+	qemu=(qemu-system-x86_64 "${accel[@]}" -cpu max -bios qboot.rom)
+	append="console=ttyS0 $append"
+	;;
+arm64)
+	qemu=(qemu-system-aarch64 -machine virt -cpu max,pauth-impdef=on "${accel[@]}")
+	append="console=ttyAMA0 $append"
+	;;
+esac
+qemu+=(-smp "${KP_SMP:-2}" -m "${KP_MEM:-1024}" -nographic -no-reboot -nodefaults
+       -kernel "$kernel" -initrd "$initrd" -append "$append")
+qemu+=(${KP_QEMU_EXTRA:-})
+if [ "$mode" = shell ]; then
+	exec "${qemu[@]}" -serial mon:stdio
+fi
+set +e
+if [ -n "$log" ]; then
+	timeout --foreground -k 10 "$KP_BOOT_TIMEOUT" "${qemu[@]}" -serial stdio < /dev/null > "$log" 2>&1
+else
+	timeout --foreground -k 10 "$KP_BOOT_TIMEOUT" "${qemu[@]}" -serial stdio < /dev/null
+fi
+rc=$?
+set -e
+if [ $rc = 124 ] || [ $rc = 137 ]; then
+	echo "KPTEST boot.timeout FAIL (the $fl $arch guest did not finish within ${KP_BOOT_TIMEOUT}s)" |
+		tee -a ${log:-/dev/null}
+	exit 124
+fi
+exit $rc

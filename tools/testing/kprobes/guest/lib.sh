@@ -1,0 +1,24 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers of the guest-side tests: each check prints one line
+# "KPTEST <name> PASS|FAIL [why]" that the host counts.
+KP_DBG=/sys/kernel/debug/kprobes
+KP_TR=/sys/kernel/tracing
+KP_MOD=/guest/modules
+
+pass() { echo "KPTEST $1 PASS"; }
+fail() { echo "KPTEST $1 FAIL ${2:-}"; }
+# check NAME CMD...: PASS if CMD succeeds
+check() {
+	n=$1
+	shift
+	if "$@"; then pass "$n"; else fail "$n" "($*)"; fi
+}
+# expect_eq NAME GOT WANT
+expect_eq() {
+	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "got '$2' want '$3'"; fi
+}
+ours() { [ "$KP_FLAVOUR" = ours ]; }
+param() { cat "/sys/module/$1/parameters/$2"; }
+kcall() { echo "$1" > /sys/kernel/debug/kp_target/call; }
+# the list line of a probe on SYMBOL
+list_line() { grep " $1" "$KP_DBG/list"; }

@@ -1,0 +1,21 @@
+# SPDX-License-Identifier: GPL-2.0
+# The sample modules of samples/kprobes load, fire and unload.
+. /guest/lib.sh
+S=/guest/samples
+dmesg -c > /dev/null
+check samples.kprobe-load insmod $S/kprobe_example.ko symbol=kernel_clone
+/bin/true
+check samples.kprobe-fires sh -c "dmesg | grep -q '<kernel_clone>'"
+check samples.kprobe-unload rmmod kprobe_example
+dmesg -c > /dev/null
+check samples.kretprobe-load insmod $S/kretprobe_example.ko func=kernel_clone
+/bin/true
+check samples.kretprobe-fires sh -c "dmesg | grep -q 'kernel_clone returned'"
+check samples.kretprobe-unload rmmod kretprobe_example
+if [ -f $S/jprobe_example.ko ]; then
+	dmesg -c > /dev/null
+	check samples.jprobe-load insmod $S/jprobe_example.ko symbol=kernel_clone
+	/bin/true
+	check samples.jprobe-fires sh -c "dmesg | grep -q 'jprobe'"
+	check samples.jprobe-unload rmmod jprobe_example
+fi

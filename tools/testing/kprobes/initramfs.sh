@@ -1,0 +1,38 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# initramfs.sh FLAVOUR ARCH: pack the guest: busybox, our guest scripts,
+# the sample modules and our test modules.  Prints the image's path.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+fl=$1
+arch=$2
+obj=$(kp_obj "$fl" "$arch")
+case $arch in
+x86_64) bb=/bin/busybox ;;
+arm64) bb=$KP_BASE_DIR/../busybox-arm64/bin/busybox ;;
+esac
+[ -x "$bb" ] || kp_die "no busybox for $arch: run tools/testing/kprobes/deps.sh"
+root=$obj/kp-initramfs
+rm -rf "$root"
+mkdir -p "$root"/{bin,sbin,etc,proc,sys,dev,tmp,root,guest/modules,guest/samples}
+cp "$bb" "$root/bin/busybox"
+cp "$KP_TOOLS/guest/init" "$root/init"
+chmod +x "$root/init"
+cp -r "$KP_TOOLS/guest/." "$root/guest/"
+rm -f "$root/guest/init"
+for m in "$obj"/kp-modules/src/*.ko; do
+	[ -f "$m" ] && cp "$m" "$root/guest/modules/"
+done
+for m in "$obj"/samples/kprobes/*.ko; do
+	[ -f "$m" ] && cp "$m" "$root/guest/samples/"
+done
+for m in "$obj"/kp-bench/*.ko; do
+	[ -f "$m" ] && cp "$m" "$root/guest/modules/"
+done
+echo kpguest > "$root/etc/hostname"
+echo 'root:x:0:0:root:/root:/bin/sh' > "$root/etc/passwd"
+echo 'nobody:x:65534:65534:nobody:/tmp:/bin/sh' >> "$root/etc/passwd"
+printf 'root:x:0:\nnogroup:x:65534:\n' > "$root/etc/group"
+out=$obj/kp-initramfs.cpio.gz
+(cd "$root" && find . | sort | cpio -o -H newc --quiet -R 0:0) | gzip -1 > "$out"
+echo "$out"
