@@ -41,4 +41,11 @@ if ! kp_kmake "$fl" "$arch" M="$ext/src" modules >> "$log" 2>&1; then
 	grep -E 'error|warning' "$log" | tail -40 >&2 || true
 	kp_die "test module build failed: $fl $arch"
 fi
+bench=$obj/kp-bench
+mkdir -p "$bench"
+rsync -a --checksum "$KP_TOOLS/bench/" "$bench/"
+if ! kp_kmake "$fl" "$arch" M="$bench" modules >> "$log" 2>&1; then
+	grep -E 'error|warning' "$log" | tail -40 >&2 || true
+	kp_die "benchmark module build failed: $fl $arch"
+fi
 kp_log "built $fl $arch in $(( $(date +%s) - start ))s"

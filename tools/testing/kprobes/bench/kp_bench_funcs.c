@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * 10,000 distinct small functions for the registration benchmark, and
+ * the table of their addresses.
+ */
+#include <linux/compiler.h>
+#include <linux/kernel.h>
+#include "kp_bench.h"
+
+#define KPB_FN(n)							\
+	noinline int kpb_fn_##n(int x);					\
+	noinline int kpb_fn_##n(int x)					\
+	{								\
+		barrier();						\
+		return x * (n) + 1;					\
+	}
+#define KPB_FN10(n)							\
+	KPB_FN(n##0) KPB_FN(n##1) KPB_FN(n##2) KPB_FN(n##3) KPB_FN(n##4)	\
+	KPB_FN(n##5) KPB_FN(n##6) KPB_FN(n##7) KPB_FN(n##8) KPB_FN(n##9)
+#define KPB_FN100(n)							\
+	KPB_FN10(n##0) KPB_FN10(n##1) KPB_FN10(n##2) KPB_FN10(n##3)	\
+	KPB_FN10(n##4) KPB_FN10(n##5) KPB_FN10(n##6) KPB_FN10(n##7)	\
+	KPB_FN10(n##8) KPB_FN10(n##9)
+#define KPB_FN1000(n)							\
+	KPB_FN100(n##0) KPB_FN100(n##1) KPB_FN100(n##2) KPB_FN100(n##3)	\
+	KPB_FN100(n##4) KPB_FN100(n##5) KPB_FN100(n##6) KPB_FN100(n##7)	\
+	KPB_FN100(n##8) KPB_FN100(n##9)
+
+KPB_FN1000(1) KPB_FN1000(2) KPB_FN1000(3) KPB_FN1000(4) KPB_FN1000(5)
+KPB_FN1000(6) KPB_FN1000(7) KPB_FN1000(8) KPB_FN1000(9) KPB_FN1000(10)
+
+#define KPB_REF(n) kpb_fn_##n,
+#define KPB_REF10(n)							\
+	KPB_REF(n##0) KPB_REF(n##1) KPB_REF(n##2) KPB_REF(n##3) KPB_REF(n##4)	\
+	KPB_REF(n##5) KPB_REF(n##6) KPB_REF(n##7) KPB_REF(n##8) KPB_REF(n##9)
+#define KPB_REF100(n)							\
+	KPB_REF10(n##0) KPB_REF10(n##1) KPB_REF10(n##2) KPB_REF10(n##3)	\
+	KPB_REF10(n##4) KPB_REF10(n##5) KPB_REF10(n##6) KPB_REF10(n##7)	\
+	KPB_REF10(n##8) KPB_REF10(n##9)
+#define KPB_REF1000(n)							\
+	KPB_REF100(n##0) KPB_REF100(n##1) KPB_REF100(n##2) KPB_REF100(n##3)	\
+	KPB_REF100(n##4) KPB_REF100(n##5) KPB_REF100(n##6) KPB_REF100(n##7)	\
+	KPB_REF100(n##8) KPB_REF100(n##9)
+
+int (* const kpb_fns[KPB_NFUNCS])(int) = {
+	KPB_REF1000(1) KPB_REF1000(2) KPB_REF1000(3) KPB_REF1000(4)
+	KPB_REF1000(5) KPB_REF1000(6) KPB_REF1000(7) KPB_REF1000(8)
+	KPB_REF1000(9) KPB_REF1000(10)
+};
+
+/* The probed function of the per-hit benchmark: long enough for a jump. */
+noinline unsigned long kpb_target(unsigned long x)
+{
+	unsigned long a = x + 3, b = x ^ 0x5a5a;
+
+	barrier();
+	a = a * 7 + (b >> 3);
+	b = (b << 2) - a;
+	return a ^ b;
+}

@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kp_bench: per-hit and registration cost of kprobes, through the public
+ * API only, so that the same source measures both flavours.
+ *
+ * Commands written to /sys/kernel/debug/kp_bench/ctl:
+ *   arm KIND      plant one probe of KIND on kpb_target():
+ *                   k  kprobe with a post_handler (single-step path)
+ *                   b  kprobe without post_handler (boosted or optimized,
+ *                      as the optimization sysctl says)
+ *                   f  kprobe at the function's entry (ftrace site)
+ *                   r  kretprobe
+ *                   j  jprobe (where the kernel has jprobes)
+ *   disarm        remove it
+ *   run N         call kpb_target() N times
+ *   mt N          call kpb_target() N times on every online CPU at once
+ *   reg N MODE    register then unregister N kprobes on N distinct
+ *                 functions, MODE one (one call each) or batch
+ * The result of the last command is read from the same file, as
+ * "key=value" pairs.
+ */
+#include <linux/module.h>
+#include <linux/kprobes.h>
+#include <linux/debugfs.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include <linux/kthread.h>
+#include <linux/completion.h>
+#include <linux/ktime.h>
+#include <linux/cpumask.h>
+#include "kp_bench.h"
+
+static DEFINE_MUTEX(kpb_lock);
+static char kpb_result[256];
+static atomic_long_t kpb_hits;
+static char kpb_kind;
+static unsigned int kpb_offset;
+
+static int kpb_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	atomic_long_inc(&kpb_hits);
+	return 0;
+}
+
+static void kpb_post(struct kprobe *p, struct pt_regs *regs,
+		     unsigned long flags)
+{
+}
+
+static int kpb_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	atomic_long_inc(&kpb_hits);
+	return 0;
+}
+
+static struct kprobe kpb_kp;
+static struct kretprobe kpb_rp;
+
+#ifdef CONFIG_JPROBES
+static unsigned long kpb_jentry(unsigned long x)
+{
+	atomic_long_inc(&kpb_hits);
+	jprobe_return();
+	return 0;
+}
+
+static struct jprobe kpb_jp = { .entry = kpb_jentry };
+#endif
+
+/* The first offset past the entry where a plain kprobe registers. */
+static int kpb_arm_inside(bool post)
+{
+	unsigned int off;
+	int ret = -ENOENT;
+
+	for (off = 1; off < 48; off++) {
+		memset(&kpb_kp, 0, sizeof(kpb_kp));
+		kpb_kp.addr = (kprobe_opcode_t *)((unsigned long)kpb_target + off);
+		kpb_kp.pre_handler = kpb_pre;
+		if (post)
+			kpb_kp.post_handler = kpb_post;
+		ret = register_kprobe(&kpb_kp);
+		if (ret)
+			continue;
+		if (kpb_kp.flags & KPROBE_FLAG_FTRACE) {
+			unregister_kprobe(&kpb_kp);
+			ret = -ENOENT;
+			continue;
+		}
+		kpb_offset = off;
+		return 0;
+	}
+	return ret;
+}
+
+static int kpb_arm(char kind)
+{
+	int ret;
+
+	kpb_offset = 0;
+	switch (kind) {
+	case 'k':
+		ret = kpb_arm_inside(true);
+		break;
+	case 'b':
+		ret = kpb_arm_inside(false);
+		break;
+	case 'f':
+		memset(&kpb_kp, 0, sizeof(kpb_kp));
+		kpb_kp.symbol_name = "kpb_target";
+		kpb_kp.pre_handler = kpb_pre;
+		ret = register_kprobe(&kpb_kp);
+		if (!ret && !(kpb_kp.flags & KPROBE_FLAG_FTRACE)) {
+			unregister_kprobe(&kpb_kp);
+			ret = -EOPNOTSUPP;
+		}
+		break;
+	case 'r':
+		memset(&kpb_rp, 0, sizeof(kpb_rp));
+		kpb_rp.kp.symbol_name = "kpb_target";
+		kpb_rp.handler = kpb_ret;
+		kpb_rp.maxactive = 4 * num_possible_cpus();
+		ret = register_kretprobe(&kpb_rp);
+		break;
+#ifdef CONFIG_JPROBES
+	case 'j':
+		kpb_jp.kp = (struct kprobe){ .symbol_name = "kpb_target" };
+		ret = register_jprobe(&kpb_jp);
+		break;
+#endif
+	default:
+		return -EOPNOTSUPP;
+	}
+	if (!ret)
+		kpb_kind = kind;
+	return ret;
+}
+
+static void kpb_disarm(void)
+{
+	switch (kpb_kind) {
+	case 'k':
+	case 'b':
+	case 'f':
+		unregister_kprobe(&kpb_kp);
+		break;
+	case 'r':
+		unregister_kretprobe(&kpb_rp);
+		break;
+#ifdef CONFIG_JPROBES
+	case 'j':
+		unregister_jprobe(&kpb_jp);
+		break;
+#endif
+	}
+	kpb_kind = 0;
+}
+
+static u64 kpb_loop(unsigned long n)
+{
+	unsigned long i, acc = 0;
+	u64 t0 = ktime_get_ns();
+
+	for (i = 0; i < n; i++) {
+		acc += kpb_target(i);
+		if (!(i & 4095))
+			cond_resched();
+	}
+	OPTIMIZER_HIDE_VAR(acc);
+	return ktime_get_ns() - t0;
+}
+
+struct kpb_worker {
+	unsigned long n;
+	struct completion *go;
+	atomic_t *left;
+	struct completion *done;
+};
+
+static int kpb_worker_fn(void *data)
+{
+	struct kpb_worker *w = data;
+
+	wait_for_completion(w->go);
+	kpb_loop(w->n);
+	if (atomic_dec_and_test(w->left))
+		complete(w->done);
+	return 0;
+}
+
+static int kpb_mt(unsigned long n, u64 *ns, unsigned int *ncpu)
+{
+	DECLARE_COMPLETION_ONSTACK(go);
+	DECLARE_COMPLETION_ONSTACK(done);
+	struct kpb_worker *w;
+	atomic_t left;
+	unsigned int cpu, k = 0;
+	u64 t0;
+
+	w = kcalloc(nr_cpu_ids, sizeof(*w), GFP_KERNEL);
+	if (!w)
+		return -ENOMEM;
+	atomic_set(&left, num_online_cpus());
+	for_each_online_cpu(cpu) {
+		struct task_struct *t;
+
+		w[k] = (struct kpb_worker){ n, &go, &left, &done };
+		t = kthread_create_on_cpu(kpb_worker_fn, &w[k], cpu, "kpb/%u");
+		if (IS_ERR(t)) {
+			/* count it as done so the others can finish */
+			if (atomic_dec_and_test(&left))
+				complete(&done);
+			continue;
+		}
+		wake_up_process(t);
+		k++;
+	}
+	t0 = ktime_get_ns();
+	complete_all(&go);
+	wait_for_completion(&done);
+	*ns = ktime_get_ns() - t0;
+	*ncpu = k;
+	kfree(w);
+	return 0;
+}
+
+static int kpb_reg(unsigned long n, bool batch, u64 *reg_ns, u64 *unreg_ns)
+{
+	struct kprobe *kps, **pp = NULL;
+	unsigned long i;
+	int ret = 0;
+	u64 t0;
+
+	if (n > KPB_NFUNCS)
+		return -EINVAL;
+	kps = vcalloc(n, sizeof(*kps));
+	if (!kps)
+		return -ENOMEM;
+	pp = vcalloc(n, sizeof(*pp));
+	if (!pp) {
+		vfree(kps);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		kps[i].addr = (kprobe_opcode_t *)kpb_fns[i];
+		kps[i].pre_handler = kpb_pre;
+		pp[i] = &kps[i];
+	}
+	t0 = ktime_get_ns();
+	if (batch) {
+		ret = register_kprobes(pp, n);
+	} else {
+		for (i = 0; i < n && !ret; i++)
+			ret = register_kprobe(&kps[i]);
+		if (ret)
+			while (--i > 0)
+				unregister_kprobe(&kps[i - 1]);
+	}
+	*reg_ns = ktime_get_ns() - t0;
+	if (!ret) {
+		t0 = ktime_get_ns();
+		if (batch) {
+			unregister_kprobes(pp, n);
+		} else {
+			for (i = 0; i < n; i++)
+				unregister_kprobe(&kps[i]);
+		}
+		*unreg_ns = ktime_get_ns() - t0;
+	}
+	vfree(pp);
+	vfree(kps);
+	return ret;
+}
+
+static ssize_t kpb_ctl_write(struct file *file, const char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	char buf[64], cmd[16], arg[16] = "";
+	unsigned long n = 0;
+	int ret = 0;
+
+	if (count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	if (sscanf(buf, "%15s %lu %15s", cmd, &n, arg) < 1 &&
+	    sscanf(buf, "%15s %15s", cmd, arg) < 1)
+		return -EINVAL;
+
+	mutex_lock(&kpb_lock);
+	if (!strcmp(cmd, "arm")) {
+		sscanf(buf, "%15s %15s", cmd, arg);
+		if (kpb_kind)
+			kpb_disarm();
+		ret = kpb_arm(arg[0]);
+		snprintf(kpb_result, sizeof(kpb_result), "kind=%c ret=%d offset=%u\n",
+			 arg[0], ret, kpb_offset);
+	} else if (!strcmp(cmd, "disarm")) {
+		kpb_disarm();
+		snprintf(kpb_result, sizeof(kpb_result), "ret=0\n");
+	} else if (!strcmp(cmd, "run")) {
+		u64 ns;
+
+		atomic_long_set(&kpb_hits, 0);
+		ns = kpb_loop(n);
+		snprintf(kpb_result, sizeof(kpb_result), "iters=%lu ns=%llu hits=%ld\n",
+			 n, ns, atomic_long_read(&kpb_hits));
+	} else if (!strcmp(cmd, "mt")) {
+		unsigned int ncpu = 0;
+		u64 ns = 0;
+
+		atomic_long_set(&kpb_hits, 0);
+		ret = kpb_mt(n, &ns, &ncpu);
+		snprintf(kpb_result, sizeof(kpb_result),
+			 "iters=%lu cpus=%u ns=%llu hits=%ld ret=%d\n",
+			 n, ncpu, ns, atomic_long_read(&kpb_hits), ret);
+	} else if (!strcmp(cmd, "reg")) {
+		u64 rns = 0, uns = 0;
+
+		ret = kpb_reg(n, !strcmp(arg, "batch"), &rns, &uns);
+		snprintf(kpb_result, sizeof(kpb_result),
+			 "n=%lu mode=%s ret=%d reg_ns=%llu unreg_ns=%llu\n",
+			 n, arg, ret, rns, uns);
+	} else {
+		ret = -EINVAL;
+	}
+	mutex_unlock(&kpb_lock);
+	return ret ? ret : count;
+}
+
+static ssize_t kpb_ctl_read(struct file *file, char __user *ubuf,
+			    size_t count, loff_t *ppos)
+{
+	return simple_read_from_buffer(ubuf, count, ppos, kpb_result,
+				       strlen(kpb_result));
+}
+
+static const struct file_operations kpb_ctl_fops = {
+	.owner = THIS_MODULE,
+	.write = kpb_ctl_write,
+	.read = kpb_ctl_read,
+};
+
+static struct dentry *kpb_dir;
+
+static int __init kpb_init(void)
+{
+	kpb_dir = debugfs_create_dir("kp_bench", NULL);
+	debugfs_create_file("ctl", 0600, kpb_dir, NULL, &kpb_ctl_fops);
+	return 0;
+}
+
+static void __exit kpb_exit(void)
+{
+	debugfs_remove_recursive(kpb_dir);
+	mutex_lock(&kpb_lock);
+	if (kpb_kind)
+		kpb_disarm();
+	mutex_unlock(&kpb_lock);
+}
+
+module_init(kpb_init);
+module_exit(kpb_exit);
+MODULE_DESCRIPTION("kprobes benchmark: per-hit and registration cost");
+MODULE_LICENSE("GPL");
