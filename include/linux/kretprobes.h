@@ -2,10 +2,17 @@
 /*
  * Return probes.  Included by <linux/kprobes.h> only, after struct kprobe.
  *
- * SKELETON: the kretprobes implementation (kernel/kretprobes.c and the
- * arch trampolines) fills this in; the public names below are interface
- * used by kernel/trace/trace_kprobe.c, kernel/exit.c, kernel/fork.c and
- * arch/arm64/kernel/stacktrace.c and keep their meaning.
+ * A kretprobe is a kprobe on a function's entry whose pre-handler swaps
+ * the return address for the address of an architecture trampoline.  When
+ * the function returns, the trampoline builds a pt_regs as at the return,
+ * runs the probe's handler and goes on to the original return address.
+ * Each watched call is described by a kretprobe_instance taken from a
+ * pool the probe preallocates at registration; pending instances hang on
+ * their task's kretprobe_instances list, newest first.
+ *
+ * The public names below are interface used by kernel/trace/trace_kprobe.c,
+ * kernel/exit.c, kernel/fork.c, arch/arm64/kernel/stacktrace.c and the x86
+ * unwinders and keep their meaning.
  */
 #ifndef _LINUX_KRETPROBES_H
 #define _LINUX_KRETPROBES_H
@@ -18,9 +25,20 @@
 
 struct kretprobe_instance;
 struct kretprobe_pool;
+struct task_struct;
+struct pt_regs;
 
 typedef int (*kretprobe_handler_t)(struct kretprobe_instance *,
 				   struct pt_regs *);
+
+/*
+ * Limits of register_kretprobe(): more instances or bigger instances than
+ * this are refused with -E2BIG, as is a pool of more than
+ * KRETPROBE_POOL_BYTES_MAX bytes in all.
+ */
+#define KRETPROBE_INSTANCES_MAX		65536
+#define KRETPROBE_DATA_SIZE_MAX		16384
+#define KRETPROBE_POOL_BYTES_MAX	(64UL << 20)
 
 /**
  * struct kretprobe - a return probe
@@ -36,9 +54,9 @@ struct kretprobe {
 	struct kprobe kp;
 	kretprobe_handler_t handler;
 	kretprobe_handler_t entry_handler;
+	size_t data_size;
 	int maxactive;
 	int nmissed;
-	size_t data_size;
 	struct kretprobe_pool *pool;
 };
 
@@ -47,7 +65,8 @@ struct kretprobe {
  * @llist: link on the task's kretprobe_instances
  * @pool: the owning probe's pool
  * @ret_addr: the return address the trampoline replaced
- * @fp: where on the stack the return address lives
+ * @fp: where the return was hijacked: on x86 the stack slot of the return
+ *	address, on arm64 the caller's frame pointer at the entry
  * @task: the task that made the call
  * @data: @data_size bytes of private data
  */
@@ -73,6 +92,20 @@ void kprobe_flush_task(struct task_struct *tk);
 bool is_kretprobe_trampoline(unsigned long addr);
 unsigned long kretprobe_find_ret_addr(struct task_struct *tsk, void *fp,
 				      struct llist_node **cur);
+
+/*
+ * Architecture side.  The arch provides the trampoline (entered by the
+ * probed function's own return instruction, never called), the hijack of
+ * the return address at the entry, and may refuse functions whose return
+ * cannot be watched.  Its trampoline calls kretprobe_trampoline_return()
+ * with a pt_regs as at the return and with preemption disabled, and goes
+ * on to the address that returns.
+ */
+void kretprobe_trampoline(void);
+void arch_kretprobe_hijack(struct kretprobe_instance *ri,
+			   struct pt_regs *regs);
+bool arch_kretprobe_refused(unsigned long func);
+unsigned long kretprobe_trampoline_return(struct pt_regs *regs, void *fp);
 #else
 static inline int register_kretprobe(struct kretprobe *rp)
 {

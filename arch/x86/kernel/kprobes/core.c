@@ -1,0 +1,805 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * x86_64 kprobes: breakpoint probes.
+ *
+ * A probe is an int3 on the first byte of the probed instruction.  On a
+ * hit, kprobe_int3_handler() runs the site's pre_handler, then executes
+ * the instruction in one of three ways, chosen when the probe is prepared:
+ *
+ *  - emulated: relative jmp/call/jcc, loops, ret, and indirect jmp/call
+ *    are carried out on the saved registers in the trap itself (the int3
+ *    entry leaves a gap below the interrupted stack for the pushes);
+ *  - boosted: when no post_handler is registered and the instruction
+ *    allows it, the trap returns into the slot's second copy, which jumps
+ *    back to the next instruction: one trap in all;
+ *  - stepped: the trap returns into the slot's first copy with IF and TF
+ *    cleared; the int3 after the copy brings us back, we move the ip to
+ *    the next original instruction, restore the flags and run the
+ *    post_handler.
+ *
+ * The probed instruction itself is never exposed: the int3 stays in place
+ * until the probe is disarmed, so no CPU runs past the probe unobserved.
+ */
+
+#define pr_fmt(fmt) "kprobes: " fmt
+
+#include <linux/kprobes.h>
+#include <linux/ptrace.h>
+#include <linux/string.h>
+#include <linux/slab.h>
+#include <linux/kallsyms.h>
+#include <linux/kdebug.h>
+#include <linux/ftrace.h>
+#include <linux/execmem.h>
+#include <linux/set_memory.h>
+#include <linux/uaccess.h>
+#include <linux/perf_event.h>
+#include <linux/sched.h>
+#include <linux/memory.h>
+#include <asm/text-patching.h>
+#include <asm/alternative.h>
+#include <asm/insn.h>
+#include <asm/ibt.h>
+#include <asm/traps.h>
+#include <asm/extable.h>
+
+/* ---------------------------------------------------------------------
+ * Reading and decoding text
+ */
+
+/*
+ * Copy up to @len bytes of text at @addr, as they were before any of our
+ * breakpoints.  Called under kprobe_mutex.  Returns the bytes copied.
+ */
+static size_t read_orig_text(u8 *buf, unsigned long addr, size_t len)
+{
+	struct kprobe *p;
+	size_t n, i;
+
+	for (n = 0; n < len; n++)
+		if (get_kernel_nofault(buf[n], (u8 *)addr + n))
+			break;
+	for (i = 0; i < n; i++) {
+		if (buf[i] != INT3_INSN_OPCODE)
+			continue;
+		p = get_kprobe((void *)addr + i);
+		if (p)
+			buf[i] = p->opcode;
+	}
+	return n;
+}
+
+static int decode_at(struct insn *insn, u8 *buf, unsigned long addr)
+{
+	size_t n = read_orig_text(buf, addr, MAX_INSN_SIZE);
+
+	if (!n || insn_decode(insn, buf, n, INSN_MODE_KERN) < 0)
+		return -EILSEQ;
+	return 0;
+}
+
+/* Decode the function containing @addr from its start up to @addr. */
+static int check_boundary(unsigned long addr)
+{
+	unsigned long size, offset, ip;
+	u8 buf[MAX_INSN_SIZE];
+	struct insn insn;
+
+	if (!kallsyms_lookup_size_offset(addr, &size, &offset))
+		return -EILSEQ;
+	for (ip = addr - offset; ip < addr; ip += insn.length)
+		if (decode_at(&insn, buf, ip))
+			return -EILSEQ;
+	return ip == addr ? 0 : -EILSEQ;
+}
+
+/**
+ * can_probe() - is an address the start of an instruction
+ * @addr: a kernel text address
+ *
+ * Decodes the function containing @addr from its start.  Call under
+ * kprobe_mutex.
+ *
+ * Return: true when @addr is an instruction boundary.
+ */
+bool can_probe(unsigned long addr)
+{
+	return !check_boundary(addr);
+}
+
+/* ---------------------------------------------------------------------
+ * Classifying the probed instruction
+ */
+
+static int classify_indirect(struct insn *insn, struct arch_specific_insn *ai)
+{
+	u8 modrm = insn->modrm.bytes[0];
+	insn_byte_t prefix;
+	int i;
+
+	if (insn->rex_prefix.nbytes &&
+	    (insn->rex_prefix.bytes[0] & 0xf0) != 0x40)
+		return -EINVAL;		/* REX2: not handled */
+	if (insn->addr_bytes != 8)
+		return -EINVAL;
+	for_each_insn_prefix(insn, i, prefix)
+		if (prefix == 0x64 || prefix == 0x65)
+			return -EINVAL;		/* fs/gs-relative operand */
+	ai->modrm = modrm;
+	ai->sib = insn->sib.nbytes ? insn->sib.bytes[0] : 0;
+	ai->rex = insn->rex_prefix.nbytes ? insn->rex_prefix.bytes[0] : 0;
+	ai->disp = insn->displacement.nbytes ? insn->displacement.value : 0;
+	ai->kind = X86_MODRM_REG(modrm) == 2 ? KPX_CALL_IND : KPX_JMP_IND;
+	return 0;
+}
+
+/* Opcodes that never run out of line (first opcode byte, one-byte map). */
+static bool refused_one_byte(u8 op)
+{
+	switch (op) {
+	case 0xcc:	/* int3: someone else's breakpoint */
+	case 0xcd:	/* int n */
+	case 0xce:	/* into */
+	case 0xcf:	/* iret */
+	case 0xf1:	/* int1 */
+	case 0xf4:	/* hlt */
+	case 0xca:	/* lret imm16 */
+	case 0xcb:	/* lret */
+	case 0x8e:	/* mov to segment register (mov ss shadow) */
+		return true;
+	}
+	return false;
+}
+
+static bool refused_two_byte(u8 op)
+{
+	switch (op) {
+	case 0x00:	/* sldt, ltr ... */
+	case 0x01:	/* lgdt, swapgs, stac, clac ... */
+	case 0x05:	/* syscall */
+	case 0x07:	/* sysret */
+	case 0x0b:	/* ud2 */
+	case 0x34:	/* sysenter */
+	case 0x35:	/* sysexit */
+	case 0xb9:	/* ud1 */
+	case 0xff:	/* ud0 */
+		return true;
+	}
+	return false;
+}
+
+static int classify(struct insn *insn, struct arch_specific_insn *ai)
+{
+	u8 op = insn->opcode.bytes[0];
+	u8 op2 = insn->opcode.bytes[1];
+	u8 reg = X86_MODRM_REG(insn->modrm.bytes[0]);
+
+	ai->len = insn->length;
+	ai->kind = KPX_STEP;
+	ai->boostable = 1;
+	ai->fix = 0;
+	ai->disp = insn->immediate.value;
+
+	/* VEX/EVEX/XOP opcodes are not branches: run them out of line. */
+	if (insn->vex_prefix.nbytes)
+		return 0;
+	if (insn->opcode.nbytes == 1) {
+		if (refused_one_byte(op))
+			return -EINVAL;
+		switch (op) {
+		case 0x70 ... 0x7f:
+			ai->kind = KPX_JCC;
+			ai->cc = op & 0xf;
+			break;
+		case 0xe0 ... 0xe3:
+			if (insn->addr_bytes != 8)
+				return -EINVAL;
+			ai->kind = KPX_LOOP;
+			ai->cc = op;
+			break;
+		case 0xe8:
+			ai->kind = KPX_CALL;
+			break;
+		case 0xe9:
+		case 0xeb:
+			ai->kind = KPX_JMP;
+			break;
+		case 0xc2:
+			ai->kind = KPX_RET;
+			ai->disp = (u16)insn->immediate.value;
+			break;
+		case 0xc3:
+			ai->kind = KPX_RET;
+			ai->disp = 0;
+			break;
+		case 0xff:
+			if (reg == 3 || reg == 5)
+				return -EINVAL;		/* far call/jmp */
+			if (reg == 2 || reg == 4)
+				return classify_indirect(insn, ai);
+			break;
+		case 0x9c:
+			ai->fix = KPX_FIX_PUSHF;
+			break;
+		case 0x9d:
+			ai->fix = KPX_FIX_POPF;
+			break;
+		case 0xfa:
+			ai->fix = KPX_FIX_CLI;
+			break;
+		case 0xfb:
+			ai->fix = KPX_FIX_STI;
+			break;
+		case 0xc7:
+			if (insn->modrm.bytes[0] == 0xf8)
+				return -EINVAL;		/* xbegin: relative */
+			break;
+		}
+	} else if (op == 0x0f && insn->opcode.nbytes == 2) {
+		if (refused_two_byte(op2))
+			return -EINVAL;
+		if (op2 >= 0x80 && op2 <= 0x8f) {
+			ai->kind = KPX_JCC;
+			ai->cc = op2 & 0xf;
+		}
+	}
+	/* Near branches with a 16-bit operand would truncate the ip. */
+	if (ai->kind != KPX_STEP && insn->opnd_bytes == 2)
+		return -EINVAL;
+	if (ai->fix)
+		ai->boostable = 0;
+	return 0;
+}
+
+/* ---------------------------------------------------------------------
+ * Instruction slots
+ */
+
+/**
+ * alloc_insn_page() - a read-only executable page for instruction slots
+ *
+ * Return: the page, filled with int3, or NULL.
+ */
+void *alloc_insn_page(void)
+{
+	void *page = execmem_alloc(EXECMEM_KPROBES, PAGE_SIZE);
+
+	if (!page)
+		return NULL;
+	memset(page, INT3_INSN_OPCODE, PAGE_SIZE);
+	set_memory_rox((unsigned long)page, 1);
+	return page;
+}
+
+/**
+ * arch_write_insn_slot() - write into a read-only slot page
+ * @dst: inside a slot
+ * @src: the bytes
+ * @len: how many
+ *
+ * Return: 0.
+ */
+int arch_write_insn_slot(void *dst, const void *src, size_t len)
+{
+	text_poke_copy(dst, src, len);
+	return 0;
+}
+
+/*
+ * Place a copy of the instruction @buf (decoded as @insn, originally at
+ * @from) into @code, which will live at @to; fix a RIP-relative
+ * displacement.
+ */
+static int place_copy(u8 *code, unsigned long to, unsigned long from,
+		      struct insn *insn, const u8 *buf)
+{
+	long disp;
+	int off;
+
+	memcpy(code, buf, insn->length);
+	if (!insn_rip_relative(insn))
+		return 0;
+	disp = (long)insn->displacement.value + (long)from - (long)to;
+	if (disp != (s32)disp)
+		return -ERANGE;
+	off = insn_offset_displacement(insn);
+	memcpy(code + off, &(s32){ disp }, sizeof(s32));
+	return 0;
+}
+
+static int build_slot(struct kprobe *p, struct insn *insn, const u8 *buf)
+{
+	struct arch_specific_insn *ai = &p->ainsn;
+	unsigned long addr = (unsigned long)p->addr;
+	u8 code[KPROBE_INSN_SLOT_SIZE];
+	unsigned long slot, boost;
+	long back;
+	int ret;
+
+	BUILD_BUG_ON(MAX_INSN_SIZE + INT3_INSN_SIZE > KPROBE_BOOST_OFFSET);
+	BUILD_BUG_ON(MAX_INSN_SIZE + JMP32_INSN_SIZE >
+		     KPROBE_INSN_SLOT_SIZE - KPROBE_BOOST_OFFSET);
+
+	ai->insn = get_insn_slot();
+	if (!ai->insn)
+		return -ENOMEM;
+	slot = (unsigned long)ai->insn;
+	boost = slot + KPROBE_BOOST_OFFSET;
+	memset(code, INT3_INSN_OPCODE, sizeof(code));
+
+	ret = place_copy(code, slot, addr, insn, buf);
+	if (ret)
+		goto fail;
+	back = (long)(addr + ai->len) - (long)(boost + ai->len + JMP32_INSN_SIZE);
+	if (ai->boostable && back == (s32)back &&
+	    !place_copy(code + KPROBE_BOOST_OFFSET, boost, addr, insn, buf))
+		__text_gen_insn(code + KPROBE_BOOST_OFFSET + ai->len,
+				JMP32_INSN_OPCODE,
+				(void *)(boost + ai->len),
+				(void *)(addr + ai->len), JMP32_INSN_SIZE);
+	else
+		ai->boostable = 0;
+
+	ret = arch_write_insn_slot(ai->insn, code, sizeof(code));
+	if (!ret)
+		return 0;
+fail:
+	free_insn_slot(ai->insn, 0);
+	ai->insn = NULL;
+	return ret == -ERANGE ? -EINVAL : ret;
+}
+
+/* ---------------------------------------------------------------------
+ * Arch hooks called by the core
+ */
+
+/**
+ * arch_prepare_kprobe() - check and copy the probed instruction
+ * @p: the site's probe, @p->addr resolved
+ *
+ * Return: 0, -EILSEQ (not an instruction boundary), -EINVAL (cannot be
+ * probed), -EBUSY (alternatives site) or -ENOMEM.
+ */
+int arch_prepare_kprobe(struct kprobe *p)
+{
+	unsigned long addr = (unsigned long)p->addr;
+	u8 buf[MAX_INSN_SIZE];
+	struct insn insn;
+	int ret;
+
+	mutex_lock(&text_mutex);
+	ret = alternatives_text_reserved(p->addr, p->addr);
+	mutex_unlock(&text_mutex);
+	if (ret)
+		return -EBUSY;
+	ret = check_boundary(addr);
+	if (ret)
+		return ret;
+	ret = decode_at(&insn, buf, addr);
+	if (ret)
+		return ret;
+	/* Replacing an ENDBR would break indirect branches to it (IBT). */
+	if (insn.length == 4 && is_endbr(*(u32 *)buf))
+		return -EINVAL;
+	ret = classify(&insn, &p->ainsn);
+	if (ret)
+		return ret;
+	p->opcode = buf[0];
+	p->ainsn.insn = NULL;
+	if (p->ainsn.kind == KPX_STEP)
+		return build_slot(p, &insn, buf);
+	return 0;
+}
+
+/**
+ * arch_arm_kprobe() - write the breakpoint
+ * @p: a prepared probe (text_mutex held)
+ */
+void arch_arm_kprobe(struct kprobe *p)
+{
+	u8 int3 = INT3_INSN_OPCODE;
+
+	text_poke(p->addr, &int3, INT3_INSN_SIZE);
+	text_poke_sync();
+	perf_event_text_poke(p->addr, &p->opcode, 1, &int3, 1);
+}
+
+/**
+ * arch_disarm_kprobe() - restore the original byte
+ * @p: an armed probe (text_mutex held)
+ */
+void arch_disarm_kprobe(struct kprobe *p)
+{
+	u8 int3 = INT3_INSN_OPCODE;
+
+	text_poke(p->addr, &p->opcode, 1);
+	text_poke_sync();
+	perf_event_text_poke(p->addr, &int3, 1, &p->opcode, 1);
+}
+
+/**
+ * arch_remove_kprobe() - release the probe's slot
+ * @p: a disarmed, unhashed probe
+ */
+void arch_remove_kprobe(struct kprobe *p)
+{
+	if (p->ainsn.insn) {
+		free_insn_slot(p->ainsn.insn, 0);
+		p->ainsn.insn = NULL;
+	}
+}
+
+/**
+ * arch_adjust_kprobe_addr() - place function-entry probes
+ * @addr: function start
+ * @offset: requested offset
+ * @on_func_entry: set when the probe is at the function's entry
+ *
+ * The entry of a function is offset 0, or the end of its ENDBR, or the
+ * end of its fentry call; a probe there goes after both: the ENDBR must
+ * stay in place for IBT, and kprobes on ftrace are not implemented, so
+ * the function's ftrace site is left to ftrace.  Any other offset is
+ * taken as it is (one inside ENDBR or fentry is then refused).
+ *
+ * Return: the address to probe.
+ */
+kprobe_opcode_t *arch_adjust_kprobe_addr(unsigned long addr,
+					 unsigned long offset,
+					 bool *on_func_entry)
+{
+	unsigned long want = addr + offset, entry = addr;
+	u32 insn;
+
+	*on_func_entry = !offset;
+	if (!get_kernel_nofault(insn, (u32 *)entry) && is_endbr(insn)) {
+		entry += ENDBR_INSN_SIZE;
+		*on_func_entry |= want == entry;
+	}
+	if (ftrace_location(entry) == entry) {
+		entry += MCOUNT_INSN_SIZE;
+		*on_func_entry |= want == entry;
+	}
+	return (kprobe_opcode_t *)(*on_func_entry ? entry : want);
+}
+
+/* ---------------------------------------------------------------------
+ * Hit path
+ */
+
+static const u16 gpr_offset[16] = {
+	offsetof(struct pt_regs, ax), offsetof(struct pt_regs, cx),
+	offsetof(struct pt_regs, dx), offsetof(struct pt_regs, bx),
+	offsetof(struct pt_regs, sp), offsetof(struct pt_regs, bp),
+	offsetof(struct pt_regs, si), offsetof(struct pt_regs, di),
+	offsetof(struct pt_regs, r8), offsetof(struct pt_regs, r9),
+	offsetof(struct pt_regs, r10), offsetof(struct pt_regs, r11),
+	offsetof(struct pt_regs, r12), offsetof(struct pt_regs, r13),
+	offsetof(struct pt_regs, r14), offsetof(struct pt_regs, r15),
+};
+
+static unsigned long gpr(struct pt_regs *regs, unsigned int n)
+{
+	return regs_get_register(regs, gpr_offset[n & 15]);
+}
+
+NOKPROBE_SYMBOL(gpr);
+
+/* Target of an indirect jmp/call, computed from ModRM/SIB as the CPU would. */
+static unsigned long indirect_target(struct arch_specific_insn *ai,
+				     struct pt_regs *regs, unsigned long next)
+{
+	unsigned int mod = X86_MODRM_MOD(ai->modrm);
+	unsigned int rm = X86_MODRM_RM(ai->modrm);
+	unsigned int base, index;
+	unsigned long ea;
+
+	if (X86_REX_B(ai->rex))
+		rm |= 8;
+	if (mod == 3)
+		return gpr(regs, rm);
+
+	if ((rm & 7) == 4) {
+		base = X86_SIB_BASE(ai->sib) | (X86_REX_B(ai->rex) ? 8 : 0);
+		index = X86_SIB_INDEX(ai->sib) | (X86_REX_X(ai->rex) ? 8 : 0);
+		ea = index == 4 ? 0 :
+		     gpr(regs, index) << X86_SIB_SCALE(ai->sib);
+		if (!((base & 7) == 5 && mod == 0))
+			ea += gpr(regs, base);
+	} else if ((rm & 7) == 5 && mod == 0) {
+		ea = next;
+	} else {
+		ea = gpr(regs, rm);
+	}
+	ea += (long)ai->disp;
+	return *(unsigned long *)ea;
+}
+
+NOKPROBE_SYMBOL(indirect_target);
+
+static void emulate(struct kprobe *p, struct pt_regs *regs)
+{
+	struct arch_specific_insn *ai = &p->ainsn;
+	unsigned long next = (unsigned long)p->addr + ai->len;
+	unsigned long target;
+	bool taken;
+
+	switch (ai->kind) {
+	case KPX_JMP:
+		int3_emulate_jmp(regs, next + ai->disp);
+		break;
+	case KPX_CALL:
+		int3_emulate_push(regs, next);
+		int3_emulate_jmp(regs, next + ai->disp);
+		break;
+	case KPX_JCC:
+		int3_emulate_jcc(regs, ai->cc, next, ai->disp);
+		break;
+	case KPX_LOOP:
+		if (ai->cc == 0xe3) {			/* jrcxz */
+			taken = !regs->cx;
+		} else {
+			regs->cx--;
+			taken = regs->cx != 0;
+			if (ai->cc == 0xe1)		/* loopz */
+				taken &= !!(regs->flags & X86_EFLAGS_ZF);
+			else if (ai->cc == 0xe0)	/* loopnz */
+				taken &= !(regs->flags & X86_EFLAGS_ZF);
+		}
+		int3_emulate_jmp(regs, taken ? next + ai->disp : next);
+		break;
+	case KPX_RET:
+		int3_emulate_ret(regs);
+		regs->sp += (u16)ai->disp;
+		break;
+	case KPX_JMP_IND:
+	case KPX_CALL_IND:
+		target = indirect_target(ai, regs, next);
+		if (ai->kind == KPX_CALL_IND)
+			int3_emulate_push(regs, next);
+		int3_emulate_jmp(regs, target);
+		break;
+	}
+}
+
+NOKPROBE_SYMBOL(emulate);
+
+/* The hit is over: run post handlers, or go back to the probe we interrupted. */
+static void finish_hit(struct kprobe *p, struct pt_regs *regs,
+		       struct kprobe_ctlblk *kcb, bool reentered)
+{
+	if (reentered) {
+		__this_cpu_write(current_kprobe, kcb->saved.kp);
+		kcb->status = kcb->saved.status;
+		kcb->flags = kcb->saved.flags;
+		kcb->saved.kp = NULL;
+		return;
+	}
+	if (p->post_handler) {
+		kcb->status = KPROBE_HIT_SSDONE;
+		p->post_handler(p, regs, 0);
+	}
+	reset_current_kprobe();
+}
+
+NOKPROBE_SYMBOL(finish_hit);
+
+/* Execute the probed instruction of @p (current_kprobe is @p). */
+static void run_insn(struct kprobe *p, struct pt_regs *regs,
+		     struct kprobe_ctlblk *kcb, bool reentered)
+{
+	struct arch_specific_insn *ai = &p->ainsn;
+
+	if (ai->kind != KPX_STEP) {
+		emulate(p, regs);
+		finish_hit(p, regs, kcb, reentered);
+		return;
+	}
+	if (ai->boostable && !READ_ONCE(p->post_handler)) {
+		regs->ip = (unsigned long)ai->insn + KPROBE_BOOST_OFFSET;
+		/* Nothing comes back to us: the hit ends here. */
+		if (reentered)
+			finish_hit(p, regs, kcb, true);
+		else
+			reset_current_kprobe();
+		return;
+	}
+	kcb->flags = regs->flags & (X86_EFLAGS_IF | X86_EFLAGS_TF);
+	regs->flags &= ~(X86_EFLAGS_IF | X86_EFLAGS_TF);
+	regs->ip = (unsigned long)ai->insn;
+	kcb->status = reentered ? KPROBE_REENTER : KPROBE_HIT_SS;
+}
+
+NOKPROBE_SYMBOL(run_insn);
+
+/* The int3 after a stepped copy: resume after the original instruction. */
+static void step_done(struct kprobe *p, struct pt_regs *regs,
+		      struct kprobe_ctlblk *kcb)
+{
+	struct arch_specific_insn *ai = &p->ainsn;
+	unsigned long keep = kcb->flags;
+
+	kprobe_count_step_trap();
+	regs->ip = (unsigned long)p->addr + ai->len;
+	if (ai->fix & KPX_FIX_PUSHF)
+		*(unsigned long *)regs->sp |= keep;
+	if (ai->fix & KPX_FIX_CLI)
+		keep &= ~X86_EFLAGS_IF;
+	if (ai->fix & KPX_FIX_STI)
+		keep |= X86_EFLAGS_IF;
+	if (!(ai->fix & KPX_FIX_POPF))
+		regs->flags |= keep;
+	finish_hit(p, regs, kcb, kcb->status == KPROBE_REENTER);
+}
+
+NOKPROBE_SYMBOL(step_done);
+
+/* @p was hit while this CPU already handles kprobe_running(). */
+static void reenter(struct kprobe *p, struct pt_regs *regs,
+		    struct kprobe_ctlblk *kcb)
+{
+	if (kcb->saved.kp) {
+		/* Only one level can be saved; a third one is a bug. */
+		dump_kprobe(p);
+		panic("kprobes: probe hit three levels deep at %pS\n", p->addr);
+	}
+	kprobes_inc_nmissed_count(p);
+	kcb->saved.kp = kprobe_running();
+	kcb->saved.status = kcb->status;
+	kcb->saved.flags = kcb->flags;
+	__this_cpu_write(current_kprobe, p);
+	kcb->status = KPROBE_REENTER;
+	run_insn(p, regs, kcb, true);
+}
+
+NOKPROBE_SYMBOL(reenter);
+
+/**
+ * kprobe_int3_handler() - the breakpoint trap's entry into kprobes
+ * @regs: registers at the int3 (ip is after it)
+ *
+ * Called with interrupts disabled from the int3 trap, before the die
+ * notifiers.
+ *
+ * Return: 1 when the trap was ours, 0 otherwise.
+ */
+int kprobe_int3_handler(struct pt_regs *regs)
+{
+	kprobe_opcode_t *addr = (kprobe_opcode_t *)(regs->ip - INT3_INSN_SIZE);
+	struct kprobe_ctlblk *kcb;
+	struct kprobe *p, *cur;
+
+	if (user_mode(regs))
+		return 0;
+
+	kcb = get_kprobe_ctlblk();
+	cur = kprobe_running();
+	if (cur && (kcb->status == KPROBE_HIT_SS ||
+		    kcb->status == KPROBE_REENTER) &&
+	    cur->ainsn.insn && addr == cur->ainsn.insn + cur->ainsn.len) {
+		step_done(cur, regs, kcb);
+		return 1;
+	}
+
+	p = get_kprobe(addr);
+	if (!p) {
+		/*
+		 * The probe went away after this CPU trapped on it: the byte
+		 * is back, run it.  Any other int3 is not ours.
+		 */
+		if (*addr != INT3_INSN_OPCODE) {
+			regs->ip = (unsigned long)addr;
+			return 1;
+		}
+		return 0;
+	}
+
+	/* Handlers see the ip of the probed instruction, not past the int3. */
+	regs->ip = (unsigned long)addr;
+	if (cur) {
+		reenter(p, regs, kcb);
+		return 1;
+	}
+
+	__this_cpu_write(current_kprobe, p);
+	kcb->status = KPROBE_HIT_ACTIVE;
+	if (p->pre_handler && p->pre_handler(p, regs)) {
+		/* The handler moved the ip: skip the instruction. */
+		reset_current_kprobe();
+		return 1;
+	}
+	run_insn(p, regs, kcb, false);
+	return 1;
+}
+
+NOKPROBE_SYMBOL(kprobe_int3_handler);
+
+/**
+ * kprobe_fault_handler() - a fault while this CPU handles a probe
+ * @regs: registers at the fault
+ * @trapnr: the x86 trap number
+ *
+ * Called with preemption disabled while kprobe_running().  A fault in the
+ * copied instruction is rewound to the original instruction (so the
+ * fault is reported, and fixed up, there); a fault in a handler goes to
+ * that probe's fault_handler.
+ *
+ * Return: 1 when handled, 0 to let the kernel handle the fault.
+ */
+int kprobe_fault_handler(struct pt_regs *regs, int trapnr)
+{
+	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+	struct kprobe *cur = kprobe_running();
+	bool reentered;
+
+	if (!cur)
+		return 0;
+
+	switch (kcb->status) {
+	case KPROBE_HIT_SS:
+	case KPROBE_REENTER:
+		if (!cur->ainsn.insn ||
+		    regs->ip < (unsigned long)cur->ainsn.insn ||
+		    regs->ip >= (unsigned long)cur->ainsn.insn + cur->ainsn.len)
+			break;
+		reentered = kcb->status == KPROBE_REENTER;
+		regs->ip = (unsigned long)cur->addr;
+		if (!(cur->ainsn.fix & KPX_FIX_POPF))
+			regs->flags |= kcb->flags;
+		if (!reentered && cur->fault_handler &&
+		    cur->fault_handler(cur, regs, trapnr)) {
+			reset_current_kprobe();
+			return 1;
+		}
+		if (reentered)
+			finish_hit(cur, regs, kcb, true);
+		else
+			reset_current_kprobe();
+		/* The #PF path fixes up after us; others already tried. */
+		if (trapnr != X86_TRAP_PF &&
+		    fixup_exception(regs, trapnr, current->thread.error_code, 0))
+			return 1;
+		return 0;
+	case KPROBE_HIT_ACTIVE:
+	case KPROBE_HIT_SSDONE:
+		if (cur->fault_handler && cur->fault_handler(cur, regs, trapnr))
+			return 1;
+		break;
+	}
+	return 0;
+}
+
+NOKPROBE_SYMBOL(kprobe_fault_handler);
+
+/*
+ * Traps that reach us only through the die chain (DIE_TRAP: divide error,
+ * overflow, bounds, segment faults ...) while a probe is active.  Int3,
+ * #GP and #PF call into kprobes directly.
+ */
+static int kprobe_die_notify(struct notifier_block *nb, unsigned long val,
+			     void *data)
+{
+	struct die_args *args = data;
+
+	if (val != DIE_TRAP || user_mode(args->regs) || preemptible() ||
+	    !kprobe_running())
+		return NOTIFY_DONE;
+	return kprobe_fault_handler(args->regs, args->trapnr) ?
+	       NOTIFY_STOP : NOTIFY_DONE;
+}
+
+NOKPROBE_SYMBOL(kprobe_die_notify);
+
+static struct notifier_block kprobe_die_nb = {
+	.notifier_call = kprobe_die_notify,
+	.priority = INT_MAX,
+};
+
+/**
+ * arch_init_kprobes() - x86 setup
+ *
+ * Return: 0 or an errno.
+ */
+int __init arch_init_kprobes(void)
+{
+	return register_die_notifier(&kprobe_die_nb);
+}

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * x86_64 side of kretprobes: hijacking the return address at a function's
+ * entry and the C half of the trampoline (kretprobe_trampoline.S).
+ */
+#include <linux/kprobes.h>
+#include <linux/sched.h>
+#include <asm/ptrace.h>
+#include <asm/segment.h>
+#include <asm/switch_to.h>
+
+__visible unsigned long kretprobe_x86_return(struct pt_regs *regs);
+
+/*
+ * At the entry probe point of a function (the int3 or the ftrace call
+ * site of its first instruction) the stack pointer points at the return
+ * address: remember it and its slot, and return to the trampoline instead.
+ */
+void arch_kretprobe_hijack(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	unsigned long *slot = (unsigned long *)kernel_stack_pointer(regs);
+
+	ri->ret_addr = (kprobe_opcode_t *)*slot;
+	ri->fp = slot;
+	*slot = (unsigned long)kretprobe_trampoline;
+}
+
+NOKPROBE_SYMBOL(arch_kretprobe_hijack);
+
+/*
+ * __switch_to() is entered on the previous task's stack and returns on
+ * the next one's, with current changed in between: its return cannot be
+ * matched to the task that called it.
+ */
+bool arch_kretprobe_refused(unsigned long func)
+{
+	return func == (unsigned long)__switch_to;
+}
+
+/*
+ * Called by kretprobe_trampoline with the general registers saved in
+ * @regs, right under the slot that held the return address.  Completes
+ * @regs as they stood after the function's RET and returns where the
+ * function really returns.
+ */
+__visible unsigned long kretprobe_x86_return(struct pt_regs *regs)
+{
+	unsigned long *slot = (unsigned long *)(regs + 1);
+
+	regs->cs = __KERNEL_CS;
+	regs->ss = __KERNEL_DS;
+	regs->orig_ax = ~0UL;
+	regs->sp = (unsigned long)(slot + 1);
+	regs->ip = (unsigned long)kretprobe_trampoline;
+	return kretprobe_trampoline_return(regs, slot);
+}
+
+NOKPROBE_SYMBOL(kretprobe_x86_return);

@@ -1,0 +1,530 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Kernel dynamic probes.
+ *
+ * A kprobe puts a breakpoint on (almost) any kernel instruction.  When the
+ * breakpoint is hit, the probe's pre_handler runs, then the original
+ * instruction is executed (out of line or emulated), then the
+ * post_handler runs, and execution continues after the instruction.
+ *
+ * Contents:
+ *   1. struct kprobe, its flags and handler types      (public)
+ *   2. the public API                                  (public)
+ *   3. the architecture interface                      (arch code only)
+ *   4. the interface for other probe kinds             (kretprobes, jprobes)
+ *
+ * Locking summary: registration, unregistration, enable/disable and the
+ * arch hooks that change text run under kprobe_mutex (a sleeping lock);
+ * the hit path takes no lock at all: probes are found in an RCU hash
+ * table from the breakpoint trap, with preemption (and, on the trap,
+ * interrupts) disabled, and each CPU keeps its own state in per-CPU
+ * variables.
+ */
+#ifndef _LINUX_KPROBES_H
+#define _LINUX_KPROBES_H
+
+#include <linux/compiler.h>
+#include <linux/linkage.h>
+#include <linux/list.h>
+#include <linux/notifier.h>
+#include <linux/smp.h>
+#include <linux/bug.h>
+#include <linux/percpu.h>
+#include <linux/spinlock.h>
+#include <linux/rcupdate.h>
+#include <linux/mutex.h>
+#include <linux/ftrace.h>
+#include <linux/objpool.h>
+#include <linux/rethook.h>
+#include <asm/kprobes.h>
+
+#ifndef CONFIG_KPROBES
+typedef u32 kprobe_opcode_t;
+struct arch_specific_insn {
+	int dummy;
+};
+#endif
+
+struct kprobe;
+struct pt_regs;
+
+/* ---------------------------------------------------------------------
+ * 1. struct kprobe
+ */
+
+/**
+ * typedef kprobe_pre_handler_t - called before the probed instruction
+ * @p: the probe
+ * @regs: the registers at the probed instruction
+ *
+ * The handler sees instruction_pointer(regs) == the probed address.
+ * Return 0 to run the probed instruction (and the post_handler).  Any
+ * other value says the handler has set regs->ip (instruction_pointer) to
+ * where execution must continue: the probed instruction and the
+ * post_handler are skipped.
+ */
+typedef int (*kprobe_pre_handler_t)(struct kprobe *p, struct pt_regs *regs);
+
+/**
+ * typedef kprobe_post_handler_t - called after the probed instruction
+ * @p: the probe
+ * @regs: the registers after the instruction (ip at the next one)
+ * @flags: unused and 0 (kept for compatibility)
+ */
+typedef void (*kprobe_post_handler_t)(struct kprobe *p, struct pt_regs *regs,
+				      unsigned long flags);
+
+/**
+ * typedef kprobe_fault_handler_t - a fault hit while the probe was active
+ * @p: the probe
+ * @regs: the registers at the fault
+ * @trapnr: the arch trap number
+ *
+ * Called when a fault (page fault, general protection, other traps) hits
+ * inside the pre_handler, the post_handler, or the out-of-line copy of the
+ * probed instruction.  Return
+ * 1 when the handler has dealt with the fault (and fixed regs); 0 lets the
+ * kernel handle it as usual (for a fault in the copied instruction, at the
+ * probed instruction's own address).
+ */
+typedef int (*kprobe_fault_handler_t)(struct kprobe *p, struct pt_regs *regs,
+				      int trapnr);
+
+/**
+ * struct kprobe - a probe on one kernel instruction
+ * @hlist: internal: link in the address hash (unhashed when unregistered)
+ * @list: internal: link in the probe's site (empty when unregistered)
+ * @nmissed: hits whose handlers were skipped because another probe was
+ *	running on the same CPU
+ * @addr: address to probe; or NULL and @symbol_name.  After a successful
+ *	registration it holds the resolved address.
+ * @symbol_name: symbol to probe, "sym" or "module:sym" (with @offset)
+ * @offset: offset into @symbol_name
+ * @pre_handler: see kprobe_pre_handler_t (may be NULL)
+ * @post_handler: see kprobe_post_handler_t (may be NULL).  A probe with
+ *	a post_handler makes its address take the slower, two-trap path.
+ * @fault_handler: see kprobe_fault_handler_t (may be NULL)
+ * @opcode: internal: the original first opcode unit at @addr
+ * @ainsn: internal: the arch's copy and decoding of the instruction
+ * @flags: KPROBE_FLAG_* below.  Set only KPROBE_FLAG_DISABLED (and, from
+ *	the other probe kinds, a type flag) before registering; read the
+ *	rest through kprobe_gone(), kprobe_disabled() & co.
+ */
+struct kprobe {
+	/* what the breakpoint trap reads, first: one cache line */
+	kprobe_opcode_t *addr;
+	struct hlist_node hlist;
+	kprobe_pre_handler_t pre_handler;
+	kprobe_post_handler_t post_handler;
+	kprobe_fault_handler_t fault_handler;
+	u32 flags;
+	kprobe_opcode_t opcode;
+	struct arch_specific_insn ainsn;
+	/* registration and bookkeeping */
+	struct list_head list;
+	unsigned long nmissed;
+	const char *symbol_name;
+	unsigned int offset;
+};
+
+/* Public flags */
+#define KPROBE_FLAG_GONE	1   /* the probed code went away (module unload, init freed) */
+#define KPROBE_FLAG_DISABLED	2   /* registered but not armed */
+#define KPROBE_FLAG_OPTIMIZED	4   /* armed as a jump (optprobes) */
+#define KPROBE_FLAG_FTRACE	8   /* armed through ftrace */
+#define KPROBE_FLAG_ON_FUNC_ENTRY 16 /* at a function's entry (set by registration) */
+/* Type flags, set by the code that owns the probe before registering */
+#define KPROBE_FLAG_RETPROBE	32  /* the entry probe of a kretprobe ('r') */
+#define KPROBE_FLAG_JPROBE	64  /* the entry probe of a jprobe ('j') */
+
+#define KPROBE_FLAG_TYPE_MASK	(KPROBE_FLAG_RETPROBE | KPROBE_FLAG_JPROBE)
+
+/* kprobe_ctlblk status values: what this CPU is doing for the current probe */
+#define KPROBE_HIT_ACTIVE	0x00000001  /* running pre_handler(s) */
+#define KPROBE_HIT_SS		0x00000002  /* executing the instruction out of line */
+#define KPROBE_REENTER		0x00000004  /* stepping a probe hit inside a handler */
+#define KPROBE_HIT_SSDONE	0x00000008  /* running post_handler(s) */
+
+/**
+ * kprobe_gone() - the probed code has gone away
+ * @p: a registered probe
+ *
+ * Return: true once the module or init text @p was in has been freed; the
+ * probe stays registered (and must still be unregistered).
+ */
+static inline bool kprobe_gone(const struct kprobe *p)
+{
+	return p->flags & KPROBE_FLAG_GONE;
+}
+
+/**
+ * kprobe_disabled() - the probe is disabled or gone
+ * @p: a probe
+ *
+ * Return: true when @p's handlers will not run.
+ */
+static inline bool kprobe_disabled(const struct kprobe *p)
+{
+	return p->flags & (KPROBE_FLAG_DISABLED | KPROBE_FLAG_GONE);
+}
+
+/**
+ * kprobe_optimized() - the probe is armed as a jump
+ * @p: a probe
+ *
+ * Return: true when @p is an optimized probe.
+ */
+static inline bool kprobe_optimized(const struct kprobe *p)
+{
+	return p->flags & KPROBE_FLAG_OPTIMIZED;
+}
+
+/**
+ * kprobe_ftrace() - the probe is armed through ftrace
+ * @p: a probe
+ *
+ * Return: true when @p runs from an ftrace callback.
+ */
+static inline bool kprobe_ftrace(const struct kprobe *p)
+{
+	return p->flags & KPROBE_FLAG_FTRACE;
+}
+
+/*
+ * Return probes (struct kretprobe & co) live in their own header; it
+ * needs struct kprobe.
+ */
+struct task_struct;
+#include <linux/kretprobes.h>
+
+/*
+ * Jump probes (struct jprobe, register_jprobe() ...) come from their own
+ * header too, once they land; their entry probe is a struct kprobe with
+ * KPROBE_FLAG_JPROBE set.
+ */
+
+/* ---------------------------------------------------------------------
+ * 2. Public API
+ */
+#ifdef CONFIG_KPROBES
+
+DECLARE_PER_CPU(struct kprobe *, current_kprobe);
+DECLARE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
+
+/**
+ * kprobe_running() - the probe this CPU is handling, if any
+ *
+ * Call with preemption disabled.  Inside a handler this is the probe
+ * whose handler runs.
+ *
+ * Return: the probe, or NULL when no probe is active on this CPU.
+ */
+static nokprobe_inline struct kprobe *kprobe_running(void)
+{
+	return __this_cpu_read(current_kprobe);
+}
+
+/**
+ * get_kprobe_ctlblk() - this CPU's kprobe control block
+ *
+ * Return: the per-CPU struct kprobe_ctlblk (call with preemption disabled).
+ */
+static nokprobe_inline struct kprobe_ctlblk *get_kprobe_ctlblk(void)
+{
+	return this_cpu_ptr(&kprobe_ctlblk);
+}
+
+int register_kprobe(struct kprobe *p);
+void unregister_kprobe(struct kprobe *p);
+int register_kprobes(struct kprobe **kps, int num);
+void unregister_kprobes(struct kprobe **kps, int num);
+int enable_kprobe(struct kprobe *kp);
+int disable_kprobe(struct kprobe *kp);
+struct kprobe *get_kprobe(void *addr);
+
+kprobe_opcode_t *kprobe_lookup_name(const char *name, unsigned int offset);
+int kprobe_on_func_entry(kprobe_opcode_t *addr, const char *sym,
+			 unsigned long offset);
+bool within_kprobe_blacklist(unsigned long addr);
+void kprobe_free_init_mem(void);
+int kprobe_get_kallsym(unsigned int symnum, unsigned long *value, char *type,
+		       char *sym);
+bool is_kprobe_insn_slot(unsigned long addr);
+void kprobe_ftrace_kill(void);
+void dump_kprobe(struct kprobe *kp);
+
+#ifdef CONFIG_OPTPROBES
+bool is_kprobe_optinsn_slot(unsigned long addr);
+void wait_for_kprobe_optimizer(void);
+#else
+static inline bool is_kprobe_optinsn_slot(unsigned long addr)
+{
+	return false;
+}
+
+static inline void wait_for_kprobe_optimizer(void)
+{
+}
+#endif
+
+/* Trap handler: the probe's fault_handler (arch code). */
+int kprobe_fault_handler(struct pt_regs *regs, int trapnr);
+
+#else /* !CONFIG_KPROBES */
+
+static inline struct kprobe *kprobe_running(void)
+{
+	return NULL;
+}
+
+static inline int register_kprobe(struct kprobe *p)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline void unregister_kprobe(struct kprobe *p)
+{
+}
+
+static inline int register_kprobes(struct kprobe **kps, int num)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline void unregister_kprobes(struct kprobe **kps, int num)
+{
+}
+
+static inline int enable_kprobe(struct kprobe *kp)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline int disable_kprobe(struct kprobe *kp)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline struct kprobe *get_kprobe(void *addr)
+{
+	return NULL;
+}
+
+static inline bool within_kprobe_blacklist(unsigned long addr)
+{
+	return true;
+}
+
+static inline void kprobe_free_init_mem(void)
+{
+}
+
+static inline int kprobe_get_kallsym(unsigned int symnum, unsigned long *value,
+				     char *type, char *sym)
+{
+	return -ERANGE;
+}
+
+static inline bool is_kprobe_insn_slot(unsigned long addr)
+{
+	return false;
+}
+
+static inline bool is_kprobe_optinsn_slot(unsigned long addr)
+{
+	return false;
+}
+
+static inline void kprobe_ftrace_kill(void)
+{
+}
+
+static inline void wait_for_kprobe_optimizer(void)
+{
+}
+
+static inline int kprobe_fault_handler(struct pt_regs *regs, int trapnr)
+{
+	return 0;
+}
+
+static inline void kprobe_busy_begin(void)
+{
+}
+
+static inline void kprobe_busy_end(void)
+{
+}
+
+#endif /* CONFIG_KPROBES */
+
+/**
+ * kprobe_page_fault() - give a kernel-mode page fault to the active probe
+ * @regs: registers at the fault
+ * @trap: arch trap number (or fault status)
+ *
+ * Called first thing by the arch page fault handlers.
+ *
+ * Return: true when the active probe's fault handling dealt with it.
+ */
+static nokprobe_inline bool kprobe_page_fault(struct pt_regs *regs,
+					      unsigned int trap)
+{
+#ifdef CONFIG_KPROBES
+	if (!user_mode(regs) && !preemptible() && kprobe_running())
+		return kprobe_fault_handler(regs, trap);
+#endif
+	return false;
+}
+
+/* ---------------------------------------------------------------------
+ * 3. Architecture interface
+ *
+ * The arch provides <asm/kprobes.h> with:
+ *   kprobe_opcode_t          one opcode unit (x86: u8, arm64: u32)
+ *   struct arch_specific_insn  in every struct kprobe (p->ainsn)
+ *   struct kprobe_ctlblk     per-CPU; must have an "unsigned long status"
+ *                            (KPROBE_HIT_*); the rest is the arch's
+ *   KPROBE_INSN_SLOT_SIZE    bytes per instruction slot (optional;
+ *                            default MAX_INSN_SIZE * sizeof(kprobe_opcode_t))
+ *
+ * Hooks the core calls (all in process context, may sleep unless said):
+ *
+ * int arch_prepare_kprobe(struct kprobe *p)
+ *	kprobe_mutex held.  p->addr is resolved and passed every generic
+ *	check (text, blacklist, jump label, static call, ftrace site).
+ *	Check that the instruction can be probed (errno otherwise: -EINVAL
+ *	for an instruction that cannot run out of line, -EILSEQ for an
+ *	address that is not an instruction boundary), save the original
+ *	opcode in p->opcode, prepare p->ainsn (slots from get_insn_slot()).
+ *	Must not modify the text.  For a site with several probes it is
+ *	called once, on the site's own struct kprobe.
+ * void arch_arm_kprobe(struct kprobe *p)
+ * void arch_disarm_kprobe(struct kprobe *p)
+ *	kprobe_mutex, cpus_read_lock() and text_mutex held.  Write the
+ *	breakpoint / p->opcode at p->addr and make every CPU see it before
+ *	returning.
+ * void arch_remove_kprobe(struct kprobe *p)
+ *	kprobe_mutex held, after a grace period since the probe was unhashed
+ *	(no CPU can be in its handlers).  Release what arch_prepare_kprobe()
+ *	took (free_insn_slot()).  Out-of-line slots are reused only after an
+ *	RCU-tasks grace period, handled by the slot allocator.
+ * int arch_init_kprobes(void)                            (weak, optional)
+ * int arch_populate_kprobe_blacklist(void)               (weak, optional)
+ *	add arch areas with kprobe_add_area_blacklist().
+ * bool arch_within_kprobe_blacklist(unsigned long addr)  (weak, optional)
+ *	default: .kprobes.text, entry text, irqentry text, noinstr text.
+ * kprobe_opcode_t *arch_adjust_kprobe_addr(unsigned long addr,
+ *		unsigned long offset, bool *on_func_entry)  (weak, optional)
+ *	@addr is a function start, @offset the requested offset: return
+ *	the address to probe and say whether it is the function entry
+ *	(default: addr + offset, entry when offset == 0).
+ * void *alloc_insn_page(void), void free_insn_page(void *page)  (weak)
+ *	one page for instruction slots (default: execmem EXECMEM_KPROBES).
+ * int arch_write_insn_slot(void *dst, const void *src, size_t len) (weak)
+ *	default memcpy; x86 uses text_poke_copy() for read-only pages.
+ *
+ * The arch trap handler (breakpoint trap, interrupts disabled) does:
+ *	p = get_kprobe(addr);                      (RCU, no lock)
+ *	if (kprobe_running()) {                    reentered from a handler:
+ *		kprobes_inc_nmissed_count(p);      skip p's handlers, run
+ *		... execute the instruction ...    its instruction, keep the
+ *	}                                          interrupted probe's state
+ *	else {
+ *		__this_cpu_write(current_kprobe, p);
+ *		kcb->status = KPROBE_HIT_ACTIVE;
+ *		if (p->pre_handler && p->pre_handler(p, regs)) {
+ *			reset_current_kprobe();    handler moved the pc
+ *			return handled;
+ *		}
+ *		... KPROBE_HIT_SS: execute the instruction ...
+ *		kcb->status = KPROBE_HIT_SSDONE;
+ *		if (p->post_handler) p->post_handler(p, regs, 0);
+ *		reset_current_kprobe();
+ *	}
+ * p (the site's probe) carries the aggregated handlers: they call every
+ * enabled probe at the address in registration order, with
+ * current_kprobe set to that probe while its handler runs.  A fault while
+ * a probe is active goes to kprobe_fault_handler() (arch), which calls
+ * kprobe_running()->fault_handler.
+ */
+#ifdef CONFIG_KPROBES
+
+struct kprobe_blacklist_entry {
+	struct list_head list;
+	unsigned long start_addr;
+	unsigned long end_addr;
+};
+
+int arch_prepare_kprobe(struct kprobe *p);
+void arch_arm_kprobe(struct kprobe *p);
+void arch_disarm_kprobe(struct kprobe *p);
+void arch_remove_kprobe(struct kprobe *p);
+int arch_init_kprobes(void);
+int arch_populate_kprobe_blacklist(void);
+bool arch_within_kprobe_blacklist(unsigned long addr);
+kprobe_opcode_t *arch_adjust_kprobe_addr(unsigned long addr,
+					 unsigned long offset,
+					 bool *on_func_entry);
+void *alloc_insn_page(void);
+void free_insn_page(void *page);
+int arch_write_insn_slot(void *dst, const void *src, size_t len);
+
+/* Bounds of the _kprobe_blacklist section (NOKPROBE_SYMBOL entries) */
+extern unsigned long __start_kprobe_blacklist[];
+extern unsigned long __stop_kprobe_blacklist[];
+
+int kprobe_add_ksym_blacklist(unsigned long entry);
+int kprobe_add_area_blacklist(unsigned long start, unsigned long end);
+
+kprobe_opcode_t *get_insn_slot(void);
+void free_insn_slot(kprobe_opcode_t *slot, int dirty);
+
+void kprobes_inc_nmissed_count(struct kprobe *p);
+
+/*
+ * Statistics for tests: an arch calls kprobe_count_step_trap() each time
+ * an out-of-line execution comes back to the core through a second trap
+ * (a boosted or emulated hit does not); kprobe_step_traps() sums them.
+ */
+DECLARE_PER_CPU(unsigned long, kprobe_step_trap_count);
+
+static nokprobe_inline void kprobe_count_step_trap(void)
+{
+	__this_cpu_inc(kprobe_step_trap_count);
+}
+
+unsigned long kprobe_step_traps(void);
+
+/**
+ * reset_current_kprobe() - this CPU no longer handles a probe
+ */
+static nokprobe_inline void reset_current_kprobe(void)
+{
+	__this_cpu_write(current_kprobe, NULL);
+}
+
+/* ---------------------------------------------------------------------
+ * 4. Interface for the other probe kinds (kretprobes, jprobes, fprobe).
+ *    Internal: not for modules.
+ *
+ * - Set a type flag (KPROBE_FLAG_RETPROBE, KPROBE_FLAG_JPROBE) in
+ *   kp->flags before register_kprobe(kp); debugfs shows 'r' / 'j'.
+ * - Batch removal with one grace period:
+ *	for each: kprobe_unregister_begin(kp);   disarm + unlink, no wait
+ *	synchronize_rcu();
+ *	for each: kprobe_unregister_end(kp);     release arch resources
+ *   Both take kprobe_mutex themselves.  A probe never registered (or
+ *   already removed) is ignored by both.
+ * - kprobe_busy_begin()/kprobe_busy_end() bracket code that must make
+ *   probes hit inside it count as missed (it looks like a running probe).
+ *   The section must not sleep; begin disables preemption.
+ */
+void kprobe_unregister_begin(struct kprobe *p);
+void kprobe_unregister_end(struct kprobe *p);
+void kprobe_busy_begin(void);
+void kprobe_busy_end(void);
+
+#endif /* CONFIG_KPROBES */
+
+#endif /* _LINUX_KPROBES_H */

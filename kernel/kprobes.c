@@ -1,0 +1,1433 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Kernel dynamic probes: the architecture-independent core.
+ *
+ * Design
+ * ------
+ * Every probed address has one "site": a struct kprobe_site that the
+ * breakpoint trap finds in an RCU hash table keyed by address.  The site
+ * embeds the struct kprobe the architecture works on (the original opcode,
+ * the out-of-line copy, the armed breakpoint) and lists the users' probes
+ * at that address in registration order.  The site's handlers call the
+ * users' handlers in turn, so a single probe and an aggregate of several
+ * take the same path, and the architecture never sees users' probes.
+ *
+ * Registration, removal, enabling and disabling are serialized by
+ * kprobe_mutex.  The hit path takes no lock: hash lookup and list walks
+ * are RCU (the trap runs with interrupts off), and the per-CPU
+ * current_kprobe/kprobe_ctlblk hold the state of the probe a CPU handles.
+ *
+ * Removal is two-phase so that a batch waits for one grace period: the
+ * first phase disarms and unlinks, the second (after synchronize_rcu())
+ * releases the site and its arch resources.  Sites whose code went away
+ * (module unload, freed init text) become GONE and leave the hash table;
+ * they are released when their probes are unregistered.
+ *
+ * Out-of-line instruction slots come from pages of executable memory
+ * (execmem), packed, listed in /proc/kallsyms, and returned only after an
+ * RCU-tasks grace period (a preempted task may still be in a slot).
+ */
+
+#define pr_fmt(fmt) "kprobes: " fmt
+
+#include <linux/kprobes.h>
+#include <linux/hash.h>
+#include <linux/init.h>
+#include <linux/slab.h>
+#include <linux/stddef.h>
+#include <linux/export.h>
+#include <linux/kallsyms.h>
+#include <linux/freezer.h>
+#include <linux/seq_file.h>
+#include <linux/debugfs.h>
+#include <linux/sysctl.h>
+#include <linux/kdebug.h>
+#include <linux/memory.h>
+#include <linux/ftrace.h>
+#include <linux/cpu.h>
+#include <linux/jump_label.h>
+#include <linux/static_call.h>
+#include <linux/module.h>
+#include <linux/moduleloader.h>
+#include <linux/execmem.h>
+#include <linux/workqueue.h>
+#include <linux/perf_event.h>
+#include <linux/bitmap.h>
+#include <linux/uaccess.h>
+#include <asm/sections.h>
+#include <asm/cacheflush.h>
+
+#define KPROBE_HASH_BITS	7
+
+/**
+ * struct kprobe_site - everything registered at one address
+ * @kp: what the arch arms and the hash table holds; its handlers
+ *	dispatch to @probes
+ * @probes: users' probes (struct kprobe.list), in registration order
+ * @node: on gone_sites or retired_sites when not hashed
+ * @owner: on retired_sites: the probe whose unregistration retired it
+ * @armed: the breakpoint is in the text
+ */
+struct kprobe_site {
+	struct kprobe kp;
+	struct list_head probes;
+	struct list_head node;
+	struct kprobe *owner;
+	bool armed;
+};
+
+struct kprobe_bl_entry {
+	struct list_head list;
+	unsigned long start;
+	unsigned long end;
+	struct module *mod;
+	struct rcu_head rcu;
+};
+
+static DEFINE_MUTEX(kprobe_mutex);
+static struct hlist_head site_table[1 << KPROBE_HASH_BITS];
+static LIST_HEAD(gone_sites);
+static LIST_HEAD(retired_sites);
+static LIST_HEAD(kprobe_blacklist);
+static bool kprobes_all_disarmed;
+static bool kprobes_ready;
+static bool kprobe_ftrace_killed;
+
+DEFINE_PER_CPU(struct kprobe *, current_kprobe);
+EXPORT_PER_CPU_SYMBOL_GPL(current_kprobe);
+DEFINE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
+DEFINE_PER_CPU(unsigned long, kprobe_step_trap_count);
+
+static int site_pre_handler(struct kprobe *sp, struct pt_regs *regs);
+static void site_post_handler(struct kprobe *sp, struct pt_regs *regs,
+			      unsigned long flags);
+static int site_fault_handler(struct kprobe *sp, struct pt_regs *regs,
+			      int trapnr);
+
+static struct hlist_head *site_bucket(const void *addr)
+{
+	return &site_table[hash_ptr(addr, KPROBE_HASH_BITS)];
+}
+
+static struct kprobe_site *to_site(struct kprobe *p)
+{
+	return container_of(p, struct kprobe_site, kp);
+}
+
+static bool is_site(const struct kprobe *p)
+{
+	return p->pre_handler == site_pre_handler;
+}
+
+/* ---------------------------------------------------------------------
+ * Hit path (no locks; called from the arch trap handlers)
+ */
+
+/**
+ * get_kprobe() - the probe site at an address
+ * @addr: the probed address
+ *
+ * Called from the breakpoint trap (interrupts off) or under kprobe_mutex.
+ * With several probes at @addr this is their common site probe.
+ *
+ * Return: the probe armed at @addr, or NULL.
+ */
+struct kprobe *get_kprobe(void *addr)
+{
+	struct kprobe *p;
+
+	hlist_for_each_entry_rcu(p, site_bucket(addr), hlist,
+				 lockdep_is_held(&kprobe_mutex)) {
+		if (p->addr == addr)
+			return p;
+	}
+	return NULL;
+}
+
+NOKPROBE_SYMBOL(get_kprobe);
+
+static int site_pre_handler(struct kprobe *sp, struct pt_regs *regs)
+{
+	struct kprobe_site *site = to_site(sp);
+	struct kprobe *p;
+	int ret;
+
+	list_for_each_entry_rcu(p, &site->probes, list) {
+		if (kprobe_disabled(p) || !p->pre_handler)
+			continue;
+		__this_cpu_write(current_kprobe, p);
+		ret = p->pre_handler(p, regs);
+		__this_cpu_write(current_kprobe, sp);
+		if (ret)
+			return 1;
+	}
+	return 0;
+}
+
+NOKPROBE_SYMBOL(site_pre_handler);
+
+static void site_post_handler(struct kprobe *sp, struct pt_regs *regs,
+			      unsigned long flags)
+{
+	struct kprobe_site *site = to_site(sp);
+	struct kprobe *p;
+
+	list_for_each_entry_rcu(p, &site->probes, list) {
+		if (kprobe_disabled(p) || !p->post_handler)
+			continue;
+		__this_cpu_write(current_kprobe, p);
+		p->post_handler(p, regs, flags);
+		__this_cpu_write(current_kprobe, sp);
+	}
+}
+
+NOKPROBE_SYMBOL(site_post_handler);
+
+static int site_fault_handler(struct kprobe *sp, struct pt_regs *regs,
+			      int trapnr)
+{
+	struct kprobe_site *site = to_site(sp);
+	struct kprobe *p;
+
+	list_for_each_entry_rcu(p, &site->probes, list) {
+		if (kprobe_disabled(p) || !p->fault_handler)
+			continue;
+		if (p->fault_handler(p, regs, trapnr))
+			return 1;
+	}
+	return 0;
+}
+
+NOKPROBE_SYMBOL(site_fault_handler);
+
+/**
+ * kprobes_inc_nmissed_count() - count a hit whose handlers were skipped
+ * @p: the probe (a site counts on every probe it holds)
+ */
+void kprobes_inc_nmissed_count(struct kprobe *p)
+{
+	struct kprobe *q;
+
+	if (!is_site(p)) {
+		p->nmissed++;
+		return;
+	}
+	list_for_each_entry_rcu(q, &to_site(p)->probes, list)
+		q->nmissed++;
+}
+
+NOKPROBE_SYMBOL(kprobes_inc_nmissed_count);
+
+/**
+ * kprobe_step_traps() - out-of-line executions that needed a second trap
+ *
+ * Return: the sum over all CPUs since boot (see kprobe_count_step_trap()).
+ */
+unsigned long kprobe_step_traps(void)
+{
+	unsigned long sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += per_cpu(kprobe_step_trap_count, cpu);
+	return sum;
+}
+EXPORT_SYMBOL_GPL(kprobe_step_traps);
+
+static struct kprobe kprobe_busy = {
+	.addr = (void *)&kprobe_busy_begin,
+};
+
+/**
+ * kprobe_busy_begin() - make probes hit from here on count as missed
+ *
+ * Disables preemption; pair with kprobe_busy_end().  Used where handlers
+ * of other probes must not run (e.g. inside a return trampoline).
+ */
+void kprobe_busy_begin(void)
+{
+	preempt_disable();
+	__this_cpu_write(current_kprobe, &kprobe_busy);
+	get_kprobe_ctlblk()->status = KPROBE_HIT_ACTIVE;
+}
+
+NOKPROBE_SYMBOL(kprobe_busy_begin);
+
+/**
+ * kprobe_busy_end() - end a kprobe_busy_begin() section
+ */
+void kprobe_busy_end(void)
+{
+	__this_cpu_write(current_kprobe, NULL);
+	preempt_enable();
+}
+
+NOKPROBE_SYMBOL(kprobe_busy_end);
+
+/**
+ * dump_kprobe() - print a probe for a bug report
+ * @kp: the probe
+ */
+void dump_kprobe(struct kprobe *kp)
+{
+	pr_err("probe at %pS: pre %ps post %ps flags %#x\n",
+	       kp->addr, kp->pre_handler, kp->post_handler, kp->flags);
+}
+
+NOKPROBE_SYMBOL(dump_kprobe);
+
+/* ---------------------------------------------------------------------
+ * Instruction slots
+ */
+
+struct slot_page {
+	struct list_head list;
+	void *base;
+	unsigned int used;
+	unsigned long map[];	/* one bit per slot in use (or dying) */
+};
+
+struct slot_cache {
+	struct mutex lock;		/* protects pages' maps, and dying */
+	struct list_head pages;		/* RCU list of struct slot_page */
+	unsigned int slot_size;
+	unsigned int nr_slots;
+	struct list_head dying;		/* slots waiting for RCU-tasks */
+	struct work_struct reaper;
+};
+
+struct dying_slot {
+	struct list_head list;
+	void *slot;
+};
+
+static void slot_reaper(struct work_struct *work);
+
+#ifndef KPROBE_INSN_SLOT_SIZE
+#define KPROBE_INSN_SLOT_SIZE	(MAX_INSN_SIZE * sizeof(kprobe_opcode_t))
+#endif
+
+static struct slot_cache insn_slots = {
+	.lock = __MUTEX_INITIALIZER(insn_slots.lock),
+	.pages = LIST_HEAD_INIT(insn_slots.pages),
+	.slot_size = ALIGN(KPROBE_INSN_SLOT_SIZE, sizeof(long)),
+	.nr_slots = PAGE_SIZE / ALIGN(KPROBE_INSN_SLOT_SIZE, sizeof(long)),
+	.dying = LIST_HEAD_INIT(insn_slots.dying),
+	.reaper = __WORK_INITIALIZER(insn_slots.reaper, slot_reaper),
+};
+
+/**
+ * alloc_insn_page() - one page of executable memory for slots
+ *
+ * Return: the page or NULL.  Architectures override this to choose the
+ * page protection.
+ */
+void __weak *alloc_insn_page(void)
+{
+	return execmem_alloc(EXECMEM_KPROBES, PAGE_SIZE);
+}
+
+/**
+ * free_insn_page() - release a page from alloc_insn_page()
+ * @page: the page
+ */
+void __weak free_insn_page(void *page)
+{
+	execmem_free(page);
+}
+
+/**
+ * arch_write_insn_slot() - write instructions into a slot
+ * @dst: inside a slot
+ * @src: the bytes
+ * @len: how many
+ *
+ * Return: 0 or an errno.
+ */
+int __weak arch_write_insn_slot(void *dst, const void *src, size_t len)
+{
+	memcpy(dst, src, len);
+	flush_icache_range((unsigned long)dst, (unsigned long)dst + len);
+	return 0;
+}
+
+static kprobe_opcode_t *slot_alloc(struct slot_cache *c)
+{
+	struct slot_page *sp;
+	unsigned int i;
+
+	guard(mutex)(&c->lock);
+	list_for_each_entry(sp, &c->pages, list) {
+		if (sp->used == c->nr_slots)
+			continue;
+		i = find_first_zero_bit(sp->map, c->nr_slots);
+		if (WARN_ON_ONCE(i >= c->nr_slots))
+			continue;
+		goto found;
+	}
+	sp = kzalloc(struct_size(sp, map, BITS_TO_LONGS(c->nr_slots)),
+		     GFP_KERNEL);
+	if (!sp)
+		return NULL;
+	sp->base = alloc_insn_page();
+	if (!sp->base) {
+		kfree(sp);
+		return NULL;
+	}
+	list_add_rcu(&sp->list, &c->pages);
+	perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL, (unsigned long)sp->base,
+			   PAGE_SIZE, false, "kprobe_insn_page");
+	i = 0;
+found:
+	__set_bit(i, sp->map);
+	sp->used++;
+	return sp->base + i * c->slot_size;
+}
+
+static bool slot_in_cache(struct slot_cache *c, unsigned long addr)
+{
+	struct slot_page *sp;
+	bool ret = false;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(sp, &c->pages, list) {
+		if (addr >= (unsigned long)sp->base &&
+		    addr < (unsigned long)sp->base + PAGE_SIZE) {
+			ret = true;
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return ret;
+}
+
+static void slot_reaper(struct work_struct *work)
+{
+	struct slot_cache *c = container_of(work, struct slot_cache, reaper);
+	struct dying_slot *ds, *tmp;
+	struct slot_page *sp, *sptmp;
+	LIST_HEAD(batch);
+	LIST_HEAD(empty);
+
+	mutex_lock(&c->lock);
+	list_splice_init(&c->dying, &batch);
+	mutex_unlock(&c->lock);
+	if (list_empty(&batch))
+		return;
+
+	/* A task preempted inside a boosted slot must have left it. */
+	synchronize_rcu_tasks();
+
+	mutex_lock(&c->lock);
+	list_for_each_entry_safe(ds, tmp, &batch, list) {
+		list_for_each_entry(sp, &c->pages, list) {
+			unsigned long off = ds->slot - sp->base;
+
+			if (ds->slot < sp->base || off >= PAGE_SIZE)
+				continue;
+			__clear_bit(off / c->slot_size, sp->map);
+			sp->used--;
+			break;
+		}
+		kfree(ds);
+	}
+	list_for_each_entry_safe(sp, sptmp, &c->pages, list) {
+		if (sp->used)
+			continue;
+		list_del_rcu(&sp->list);
+		list_add(&sp->list, &empty);
+	}
+	mutex_unlock(&c->lock);
+	if (list_empty(&empty))
+		return;
+	/* Readers of is_kprobe_insn_slot() may still walk these pages. */
+	synchronize_rcu();
+	list_for_each_entry_safe(sp, sptmp, &empty, list) {
+		perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL,
+				   (unsigned long)sp->base, PAGE_SIZE, true,
+				   "kprobe_insn_page");
+		free_insn_page(sp->base);
+		kfree(sp);
+	}
+}
+
+static void slot_free(struct slot_cache *c, void *slot)
+{
+	struct dying_slot *ds;
+
+	/* Tiny allocation; on failure leak the slot rather than risk it. */
+	ds = kmalloc(sizeof(*ds), GFP_KERNEL | __GFP_NOFAIL);
+	ds->slot = slot;
+	mutex_lock(&c->lock);
+	list_add_tail(&ds->list, &c->dying);
+	mutex_unlock(&c->lock);
+	schedule_work(&c->reaper);
+}
+
+/**
+ * get_insn_slot() - an instruction slot of KPROBE_INSN_SLOT_SIZE bytes
+ *
+ * Return: the slot, in executable memory near the kernel text, or NULL.
+ */
+kprobe_opcode_t *get_insn_slot(void)
+{
+	return slot_alloc(&insn_slots);
+}
+
+/**
+ * free_insn_slot() - give back a slot from get_insn_slot()
+ * @slot: the slot
+ * @dirty: ignored: slots are always reused only after RCU-tasks
+ */
+void free_insn_slot(kprobe_opcode_t *slot, int dirty)
+{
+	if (slot)
+		slot_free(&insn_slots, slot);
+}
+
+/**
+ * is_kprobe_insn_slot() - is an address inside an instruction slot page
+ * @addr: the address
+ *
+ * Safe in any context (RCU).
+ *
+ * Return: true when @addr is in a page of kprobes' instruction slots.
+ */
+bool is_kprobe_insn_slot(unsigned long addr)
+{
+	return slot_in_cache(&insn_slots, addr);
+}
+
+/**
+ * kprobe_get_kallsym() - the instruction slot pages, as kallsyms entries
+ * @symnum: index of the entry wanted
+ * @value: its address
+ * @type: its type ('t')
+ * @sym: its name (KSYM_NAME_LEN bytes)
+ *
+ * Return: 0, or -ERANGE past the last page.
+ */
+int kprobe_get_kallsym(unsigned int symnum, unsigned long *value, char *type,
+		       char *sym)
+{
+	struct slot_page *sp;
+	int ret = -ERANGE;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(sp, &insn_slots.pages, list) {
+		if (symnum--)
+			continue;
+		*value = (unsigned long)sp->base;
+		*type = 't';
+		strscpy(sym, "kprobe_insn_page", KSYM_NAME_LEN);
+		ret = 0;
+		break;
+	}
+	rcu_read_unlock();
+	return ret;
+}
+
+/* ---------------------------------------------------------------------
+ * Blacklist
+ */
+
+static int blacklist_add(unsigned long start, unsigned long end,
+			 struct module *mod)
+{
+	struct kprobe_bl_entry *ent;
+
+	ent = kmalloc(sizeof(*ent), GFP_KERNEL);
+	if (!ent)
+		return -ENOMEM;
+	ent->start = start;
+	ent->end = end;
+	ent->mod = mod;
+	list_add_tail_rcu(&ent->list, &kprobe_blacklist);
+	return 0;
+}
+
+static int blacklist_add_ksym(unsigned long entry, struct module *mod)
+{
+	unsigned long size, offset;
+
+	if (!kernel_text_address(entry) ||
+	    !kallsyms_lookup_size_offset(entry, &size, &offset))
+		return -EINVAL;
+	return blacklist_add(entry - offset, entry - offset + size, mod);
+}
+
+/**
+ * kprobe_add_ksym_blacklist() - refuse probes in the function at an address
+ * @entry: an address inside the function
+ *
+ * For arch_populate_kprobe_blacklist() (kprobe_mutex held, at boot).
+ *
+ * Return: 0 or an errno.
+ */
+int kprobe_add_ksym_blacklist(unsigned long entry)
+{
+	return blacklist_add_ksym(entry, NULL);
+}
+
+/**
+ * kprobe_add_area_blacklist() - refuse probes in an address range
+ * @start: first address
+ * @end: address past the end
+ *
+ * Return: 0 or an errno.
+ */
+int kprobe_add_area_blacklist(unsigned long start, unsigned long end)
+{
+	if (start >= end)
+		return 0;
+	return blacklist_add(start, end, NULL);
+}
+
+/**
+ * arch_populate_kprobe_blacklist() - add the arch's refused areas
+ *
+ * Return: 0 or an errno.
+ */
+int __weak arch_populate_kprobe_blacklist(void)
+{
+	return 0;
+}
+
+/**
+ * arch_within_kprobe_blacklist() - an arch-specific refusal
+ * @addr: the address
+ *
+ * Return: true when @addr must not be probed.
+ */
+bool __weak arch_within_kprobe_blacklist(unsigned long addr)
+{
+	return false;
+}
+
+/**
+ * within_kprobe_blacklist() - may an address not be probed
+ * @addr: the address
+ *
+ * Covers NOKPROBE_SYMBOL() functions, .kprobes.text, entry, irqentry and
+ * noinstr text and the arch's areas.  Safe in atomic context.
+ *
+ * Return: true when a probe at @addr is refused.
+ */
+bool within_kprobe_blacklist(unsigned long addr)
+{
+	struct kprobe_bl_entry *ent;
+	bool ret = false;
+
+	if (arch_within_kprobe_blacklist(addr))
+		return true;
+	rcu_read_lock();
+	list_for_each_entry_rcu(ent, &kprobe_blacklist, list) {
+		if (addr >= ent->start && addr < ent->end) {
+			ret = true;
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return ret;
+}
+
+static void blacklist_add_section(unsigned long *start, unsigned long *end,
+				  struct module *mod)
+{
+	unsigned long *iter;
+
+	for (iter = start; iter < end; iter++)
+		if (blacklist_add_ksym(*iter, mod))
+			pr_debug("blacklist entry %ps not text\n", (void *)*iter);
+}
+
+static int __init populate_blacklist(void)
+{
+	unsigned long areas[][2] = {
+		{ (unsigned long)__kprobes_text_start,
+		  (unsigned long)__kprobes_text_end },
+		{ (unsigned long)__entry_text_start,
+		  (unsigned long)__entry_text_end },
+		{ (unsigned long)__irqentry_text_start,
+		  (unsigned long)__irqentry_text_end },
+		{ (unsigned long)__noinstr_text_start,
+		  (unsigned long)__noinstr_text_end },
+	};
+	int i, ret;
+
+	blacklist_add_section(__start_kprobe_blacklist,
+			      __stop_kprobe_blacklist, NULL);
+	for (i = 0; i < ARRAY_SIZE(areas); i++) {
+		ret = kprobe_add_area_blacklist(areas[i][0], areas[i][1]);
+		if (ret)
+			return ret;
+	}
+	return arch_populate_kprobe_blacklist();
+}
+
+static void blacklist_module_add(struct module *mod)
+{
+	unsigned long start;
+
+	if (mod->num_kprobe_blacklist)
+		blacklist_add_section(mod->kprobe_blacklist,
+				      mod->kprobe_blacklist +
+				      mod->num_kprobe_blacklist, mod);
+	start = (unsigned long)mod->kprobes_text_start;
+	if (start && mod->kprobes_text_size)
+		blacklist_add(start, start + mod->kprobes_text_size, mod);
+	start = (unsigned long)mod->noinstr_text_start;
+	if (start && mod->noinstr_text_size)
+		blacklist_add(start, start + mod->noinstr_text_size, mod);
+}
+
+static void blacklist_module_del(struct module *mod)
+{
+	struct kprobe_bl_entry *ent, *tmp;
+
+	list_for_each_entry_safe(ent, tmp, &kprobe_blacklist, list) {
+		if (ent->mod != mod)
+			continue;
+		list_del_rcu(&ent->list);
+		kfree_rcu(ent, rcu);
+	}
+}
+
+/* ---------------------------------------------------------------------
+ * Arming (kprobe_mutex held)
+ */
+
+static void site_write(struct kprobe_site *site, bool arm)
+{
+	cpus_read_lock();
+	mutex_lock(&text_mutex);
+	if (arm)
+		arch_arm_kprobe(&site->kp);
+	else
+		arch_disarm_kprobe(&site->kp);
+	mutex_unlock(&text_mutex);
+	cpus_read_unlock();
+	site->armed = arm;
+}
+
+static bool site_has_enabled(struct kprobe_site *site)
+{
+	struct kprobe *p;
+
+	list_for_each_entry(p, &site->probes, list)
+		if (!kprobe_disabled(p))
+			return true;
+	return false;
+}
+
+/*
+ * Bring a site in line with its probes: the aggregated post_handler exists
+ * only when some probe has one (so the others keep the fast path), and the
+ * breakpoint is armed when some probe is enabled and arming is on.
+ */
+static void site_update(struct kprobe_site *site)
+{
+	struct kprobe *p;
+	bool post = false, want;
+
+	list_for_each_entry(p, &site->probes, list)
+		if (p->post_handler)
+			post = true;
+	WRITE_ONCE(site->kp.post_handler, post ? site_post_handler : NULL);
+
+	want = site_has_enabled(site);
+	if (want)
+		site->kp.flags &= ~KPROBE_FLAG_DISABLED;
+	else
+		site->kp.flags |= KPROBE_FLAG_DISABLED;
+	want = want && !kprobes_all_disarmed && !kprobe_gone(&site->kp);
+	if (want != site->armed)
+		site_write(site, want);
+}
+
+/* ---------------------------------------------------------------------
+ * Address resolution and checks
+ */
+
+/**
+ * kprobe_lookup_name() - the address of a symbol
+ * @name: "sym" or "module:sym"
+ * @offset: the offset the caller will add (for arches that care)
+ *
+ * Return: the address or NULL.
+ */
+kprobe_opcode_t * __weak kprobe_lookup_name(const char *name, unsigned int offset)
+{
+	return (kprobe_opcode_t *)kallsyms_lookup_name(name);
+}
+
+/**
+ * arch_adjust_kprobe_addr() - where a probe at function+offset goes
+ * @addr: start of the function
+ * @offset: offset asked for
+ * @on_func_entry: set when the result is the function's entry
+ *
+ * Return: the address to probe.
+ */
+kprobe_opcode_t * __weak arch_adjust_kprobe_addr(unsigned long addr,
+						 unsigned long offset,
+						 bool *on_func_entry)
+{
+	*on_func_entry = !offset;
+	return (kprobe_opcode_t *)(addr + offset);
+}
+
+static kprobe_opcode_t *resolve_addr(kprobe_opcode_t *addr, const char *sym,
+				     unsigned long offset, bool *on_entry)
+{
+	unsigned long where, size, off;
+
+	*on_entry = false;
+	if (!addr == !sym)
+		return ERR_PTR(-EINVAL);
+	if (sym) {
+		addr = kprobe_lookup_name(sym, offset);
+		if (!addr)
+			return ERR_PTR(-ENOENT);
+	}
+	where = (unsigned long)addr + offset;
+	if (!kallsyms_lookup_size_offset(where, &size, &off))
+		return ERR_PTR(-ENOENT);
+	return arch_adjust_kprobe_addr(where - off, off, on_entry);
+}
+
+/**
+ * kprobe_on_func_entry() - does a probe location resolve to a function entry
+ * @addr: address, or NULL with @sym
+ * @sym: symbol name, or NULL with @addr
+ * @offset: offset from @addr or @sym
+ *
+ * Return: 0 when it is a function's entry, -EINVAL when it is not, or the
+ * errno of resolving the location.
+ */
+int kprobe_on_func_entry(kprobe_opcode_t *addr, const char *sym,
+			 unsigned long offset)
+{
+	kprobe_opcode_t *where;
+	bool on_entry;
+
+	where = resolve_addr(addr, sym, offset, &on_entry);
+	if (IS_ERR(where))
+		return PTR_ERR(where);
+	return on_entry ? 0 : -EINVAL;
+}
+
+/*
+ * Is @addr somewhere a breakpoint may go?  On success with a module
+ * address, *@modp holds a reference the caller drops after registering.
+ */
+static int check_location(unsigned long addr, struct module **modp)
+{
+	struct module *mod;
+	int ret = 0;
+
+	*modp = NULL;
+	if (!core_kernel_text(addr) && !is_module_text_address(addr))
+		return -EINVAL;
+	if (within_kprobe_blacklist(addr))
+		return -EINVAL;
+	if (jump_label_text_reserved((void *)addr, (void *)addr) ||
+	    static_call_text_reserved((void *)addr, (void *)addr))
+		return -EBUSY;
+	/* Kprobes on ftrace sites are not supported yet: see arch adjust. */
+	if (ftrace_location(addr))
+		return -EBUSY;
+
+	preempt_disable();
+	mod = __module_text_address(addr);
+	if (mod) {
+		if (mod->state == MODULE_STATE_GOING || !try_module_get(mod)) {
+			ret = -ENOENT;
+		} else if (within_module_init(addr, mod) &&
+			   mod->state != MODULE_STATE_COMING) {
+			module_put(mod);
+			ret = -ENOENT;
+		} else {
+			*modp = mod;
+		}
+	}
+	preempt_enable();
+	return ret;
+}
+
+/* ---------------------------------------------------------------------
+ * Registration
+ */
+
+static struct kprobe_site *site_of(struct kprobe *p)
+{
+	struct kprobe_site *site;
+	struct kprobe *sp, *q;
+
+	lockdep_assert_held(&kprobe_mutex);
+	sp = get_kprobe(p->addr);
+	if (sp) {
+		site = to_site(sp);
+		list_for_each_entry(q, &site->probes, list)
+			if (q == p)
+				return site;
+	}
+	list_for_each_entry(site, &gone_sites, node)
+		list_for_each_entry(q, &site->probes, list)
+			if (q == p)
+				return site;
+	return NULL;
+}
+
+static struct kprobe_site *site_create(struct kprobe *p)
+{
+	struct kprobe_site *site;
+	int ret;
+
+	site = kzalloc(sizeof(*site), GFP_KERNEL);
+	if (!site)
+		return ERR_PTR(-ENOMEM);
+	INIT_LIST_HEAD(&site->probes);
+	INIT_LIST_HEAD(&site->node);
+	INIT_HLIST_NODE(&site->kp.hlist);
+	INIT_LIST_HEAD(&site->kp.list);
+	site->kp.addr = p->addr;
+	site->kp.pre_handler = site_pre_handler;
+	site->kp.fault_handler = site_fault_handler;
+	site->kp.flags = p->flags & (KPROBE_FLAG_ON_FUNC_ENTRY |
+				     KPROBE_FLAG_DISABLED);
+
+	ret = arch_prepare_kprobe(&site->kp);
+	if (ret) {
+		kfree(site);
+		return ERR_PTR(ret);
+	}
+	return site;
+}
+
+static int __register_kprobe(struct kprobe *p)
+{
+	struct kprobe_site *site;
+	struct kprobe *sp;
+
+	sp = get_kprobe(p->addr);
+	if (sp) {
+		site = to_site(sp);
+	} else {
+		site = site_create(p);
+		if (IS_ERR(site))
+			return PTR_ERR(site);
+		hlist_add_head_rcu(&site->kp.hlist, site_bucket(p->addr));
+	}
+	list_add_tail_rcu(&p->list, &site->probes);
+	site_update(site);
+	return 0;
+}
+
+/**
+ * register_kprobe() - put a probe on a kernel instruction
+ * @p: the probe: @addr, or @symbol_name (+ @offset); handlers; flags
+ *
+ * Set KPROBE_FLAG_DISABLED in @p->flags to register without arming.
+ *
+ * Return: 0, or -EINVAL (bad location, both or neither of @addr and
+ * @symbol_name, blacklisted, not text, already registered, instruction
+ * cannot be probed), -ENOENT (unknown symbol, module going away), -EILSEQ
+ * (not an instruction boundary), -EBUSY (jump label, static call or ftrace
+ * site), -ENOMEM, -EAGAIN (too early in boot).
+ */
+int register_kprobe(struct kprobe *p)
+{
+	kprobe_opcode_t *addr;
+	struct module *mod;
+	bool on_entry;
+	int ret;
+
+	if (!p)
+		return -EINVAL;
+	if (!READ_ONCE(kprobes_ready))
+		return -EAGAIN;
+	addr = resolve_addr(p->addr, p->symbol_name, p->offset, &on_entry);
+	if (IS_ERR(addr))
+		return PTR_ERR(addr);
+
+	ret = check_location((unsigned long)addr, &mod);
+	if (ret)
+		return ret;
+
+	mutex_lock(&kprobe_mutex);
+	if (site_of(p)) {
+		ret = -EINVAL;	/* already registered */
+		goto out;
+	}
+	p->addr = addr;
+	p->flags &= KPROBE_FLAG_DISABLED | KPROBE_FLAG_TYPE_MASK;
+	if (on_entry)
+		p->flags |= KPROBE_FLAG_ON_FUNC_ENTRY;
+	p->nmissed = 0;
+	INIT_HLIST_NODE(&p->hlist);
+	ret = __register_kprobe(p);
+	if (ret)
+		INIT_LIST_HEAD(&p->list);
+out:
+	mutex_unlock(&kprobe_mutex);
+	if (mod)
+		module_put(mod);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(register_kprobe);
+
+/**
+ * kprobe_unregister_begin() - first half of unregistering a probe
+ * @p: a registered probe (others are ignored)
+ *
+ * Disarms and unlinks @p without waiting: handlers may still be running on
+ * other CPUs until an RCU grace period has passed.  Then call
+ * kprobe_unregister_end().
+ */
+void kprobe_unregister_begin(struct kprobe *p)
+{
+	struct kprobe_site *site;
+
+	mutex_lock(&kprobe_mutex);
+	site = site_of(p);
+	if (!site)
+		goto out;
+	list_del_rcu(&p->list);
+	if (!list_empty(&site->probes)) {
+		site_update(site);
+		goto out;
+	}
+	if (site->armed)
+		site_write(site, false);
+	if (kprobe_gone(&site->kp))
+		list_del(&site->node);
+	else
+		hlist_del_rcu(&site->kp.hlist);
+	site->owner = p;
+	list_add(&site->node, &retired_sites);
+out:
+	mutex_unlock(&kprobe_mutex);
+}
+
+/**
+ * kprobe_unregister_end() - second half of unregistering a probe
+ * @p: a probe passed to kprobe_unregister_begin()
+ *
+ * Call after synchronize_rcu() following kprobe_unregister_begin(): frees
+ * what the probe's site held and leaves @p ready to register again.
+ */
+void kprobe_unregister_end(struct kprobe *p)
+{
+	struct kprobe_site *site, *tmp;
+
+	mutex_lock(&kprobe_mutex);
+	list_for_each_entry_safe(site, tmp, &retired_sites, node) {
+		if (site->owner != p)
+			continue;
+		list_del(&site->node);
+		arch_remove_kprobe(&site->kp);
+		kfree(site);
+		break;
+	}
+	INIT_LIST_HEAD(&p->list);
+	INIT_HLIST_NODE(&p->hlist);
+	mutex_unlock(&kprobe_mutex);
+}
+
+/**
+ * register_kprobes() - register an array of probes
+ * @kps: the probes
+ * @num: how many
+ *
+ * Return: 0, or the first error; probes registered before the failing one
+ * are unregistered again.
+ */
+int register_kprobes(struct kprobe **kps, int num)
+{
+	int i, ret;
+
+	if (!kps || num <= 0)
+		return -EINVAL;
+	for (i = 0; i < num; i++) {
+		ret = register_kprobe(kps[i]);
+		if (ret) {
+			unregister_kprobes(kps, i);
+			return ret;
+		}
+	}
+	return 0;
+}
+EXPORT_SYMBOL_GPL(register_kprobes);
+
+/**
+ * unregister_kprobes() - unregister an array of probes
+ * @kps: the probes
+ * @num: how many
+ *
+ * Waits for one RCU grace period for the whole batch.  When it returns no
+ * handler of these probes is running anywhere.
+ */
+void unregister_kprobes(struct kprobe **kps, int num)
+{
+	int i;
+
+	if (!kps || num <= 0)
+		return;
+	for (i = 0; i < num; i++)
+		kprobe_unregister_begin(kps[i]);
+	synchronize_rcu();
+	for (i = 0; i < num; i++)
+		kprobe_unregister_end(kps[i]);
+}
+EXPORT_SYMBOL_GPL(unregister_kprobes);
+
+/**
+ * unregister_kprobe() - remove a probe
+ * @p: the probe
+ *
+ * When it returns no handler of @p is running; @p may be registered again.
+ */
+void unregister_kprobe(struct kprobe *p)
+{
+	unregister_kprobes(&p, 1);
+}
+EXPORT_SYMBOL_GPL(unregister_kprobe);
+
+/**
+ * disable_kprobe() - stop a probe's handlers without unregistering it
+ * @kp: a registered probe
+ *
+ * Return: 0, or -EINVAL when @kp is not registered.
+ */
+int disable_kprobe(struct kprobe *kp)
+{
+	struct kprobe_site *site;
+	int ret = 0;
+
+	mutex_lock(&kprobe_mutex);
+	site = site_of(kp);
+	if (!site) {
+		ret = -EINVAL;
+		goto out;
+	}
+	kp->flags |= KPROBE_FLAG_DISABLED;
+	site_update(site);
+out:
+	mutex_unlock(&kprobe_mutex);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(disable_kprobe);
+
+/**
+ * enable_kprobe() - re-enable a disabled probe
+ * @kp: a registered probe
+ *
+ * Return: 0, or -EINVAL when @kp is not registered or its code is gone.
+ */
+int enable_kprobe(struct kprobe *kp)
+{
+	struct kprobe_site *site;
+	int ret = 0;
+
+	mutex_lock(&kprobe_mutex);
+	site = site_of(kp);
+	if (!site || kprobe_gone(kp)) {
+		ret = -EINVAL;
+		goto out;
+	}
+	kp->flags &= ~KPROBE_FLAG_DISABLED;
+	site_update(site);
+out:
+	mutex_unlock(&kprobe_mutex);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(enable_kprobe);
+
+/* ---------------------------------------------------------------------
+ * Code going away
+ */
+
+/* The code of @site is freed: keep the probes registered but GONE. */
+static void site_kill(struct kprobe_site *site)
+{
+	struct kprobe *p;
+
+	site->kp.flags |= KPROBE_FLAG_GONE;
+	list_for_each_entry(p, &site->probes, list)
+		p->flags |= KPROBE_FLAG_GONE;
+	/* The text is being freed: nothing to restore, nobody runs it. */
+	site->armed = false;
+	hlist_del_rcu(&site->kp.hlist);
+	list_add(&site->node, &gone_sites);
+}
+
+static void kill_sites_in(bool (*dying)(unsigned long addr, void *data),
+			  void *data)
+{
+	struct hlist_node *tmp;
+	struct kprobe *p;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(site_table); i++)
+		hlist_for_each_entry_safe(p, tmp, &site_table[i], hlist)
+			if (dying((unsigned long)p->addr, data))
+				site_kill(to_site(p));
+}
+
+static bool in_kernel_init(unsigned long addr, void *data)
+{
+	return is_kernel_inittext(addr);
+}
+
+/**
+ * kprobe_free_init_mem() - drop the probes in init text before it is freed
+ */
+void kprobe_free_init_mem(void)
+{
+	mutex_lock(&kprobe_mutex);
+	kill_sites_in(in_kernel_init, NULL);
+	mutex_unlock(&kprobe_mutex);
+}
+
+static bool in_module_init(unsigned long addr, void *data)
+{
+	return within_module_init(addr, data);
+}
+
+static bool in_module(unsigned long addr, void *data)
+{
+	return within_module(addr, data);
+}
+
+static int kprobes_module_callback(struct notifier_block *nb,
+				   unsigned long val, void *data)
+{
+	struct module *mod = data;
+
+	mutex_lock(&kprobe_mutex);
+	switch (val) {
+	case MODULE_STATE_COMING:
+		blacklist_module_add(mod);
+		break;
+	case MODULE_STATE_LIVE:
+		kill_sites_in(in_module_init, mod);
+		break;
+	case MODULE_STATE_GOING:
+		kill_sites_in(in_module, mod);
+		blacklist_module_del(mod);
+		break;
+	}
+	mutex_unlock(&kprobe_mutex);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block kprobes_module_nb = {
+	.notifier_call = kprobes_module_callback,
+	.priority = 0,
+};
+
+/**
+ * kprobe_ftrace_kill() - ftrace hit a fatal error: stop using it
+ */
+void kprobe_ftrace_kill(void)
+{
+	WRITE_ONCE(kprobe_ftrace_killed, true);
+}
+
+#ifdef CONFIG_OPTPROBES
+/**
+ * is_kprobe_optinsn_slot() - is an address in an optimized probe's buffer
+ * @addr: the address
+ *
+ * Return: false until jump optimization provides its own.
+ */
+bool __weak is_kprobe_optinsn_slot(unsigned long addr)
+{
+	return false;
+}
+
+/**
+ * wait_for_kprobe_optimizer() - wait until queued (un)optimizations are done
+ *
+ * A no-op until jump optimization provides its own.
+ */
+void __weak wait_for_kprobe_optimizer(void)
+{
+}
+#endif
+
+/**
+ * arch_init_kprobes() - arch setup at boot
+ *
+ * Return: 0 or an errno.
+ */
+int __weak arch_init_kprobes(void)
+{
+	return 0;
+}
+
+/* ---------------------------------------------------------------------
+ * Global arm/disarm and debugfs
+ */
+
+static void arm_all(bool arm)
+{
+	struct kprobe *p;
+	int i;
+
+	mutex_lock(&kprobe_mutex);
+	if (kprobes_all_disarmed == !arm)
+		goto out;
+	kprobes_all_disarmed = !arm;
+	for (i = 0; i < ARRAY_SIZE(site_table); i++)
+		hlist_for_each_entry(p, &site_table[i], hlist)
+			site_update(to_site(p));
+	pr_info("kprobes globally %s\n", arm ? "enabled" : "disabled");
+out:
+	mutex_unlock(&kprobe_mutex);
+}
+
+static int __init init_kprobes(void)
+{
+	int ret;
+
+	mutex_lock(&kprobe_mutex);
+	ret = populate_blacklist();
+	mutex_unlock(&kprobe_mutex);
+	if (ret)
+		pr_err("cannot build the blacklist (%d)\n", ret);
+	ret = arch_init_kprobes();
+	if (!ret)
+		ret = register_module_notifier(&kprobes_module_nb);
+	if (ret) {
+		pr_err("disabled (%d)\n", ret);
+		return ret;
+	}
+	WRITE_ONCE(kprobes_ready, true);
+	return 0;
+}
+early_initcall(init_kprobes);
+
+#ifdef CONFIG_DEBUG_FS
+
+struct list_pos {
+	int bucket;		/* site_table index, or -1 for gone_sites */
+};
+
+static char probe_type(const struct kprobe *p)
+{
+	if (p->flags & KPROBE_FLAG_RETPROBE)
+		return 'r';
+	if (p->flags & KPROBE_FLAG_JPROBE)
+		return 'j';
+	return 'k';
+}
+
+static void show_probe(struct seq_file *m, struct kprobe_site *site,
+		       struct kprobe *p)
+{
+	char namebuf[KSYM_NAME_LEN];
+	unsigned long size, offset;
+	const char *sym;
+	char *modname;
+	void *addr;
+
+	addr = kallsyms_show_value(m->file->f_cred) ? p->addr : NULL;
+	sym = kallsyms_lookup((unsigned long)p->addr, &size, &offset,
+			      &modname, namebuf);
+	seq_printf(m, "%016lx  %c  ", (unsigned long)addr, probe_type(p));
+	if (sym)
+		seq_printf(m, "%s+0x%lx", sym, offset);
+	else
+		seq_printf(m, "%016lx", (unsigned long)addr);
+	if (sym && modname)
+		seq_printf(m, " [%s]", modname);
+	seq_printf(m, "%s%s%s%s\n",
+		   kprobe_gone(p) ? " [GONE]" : "",
+		   (p->flags & KPROBE_FLAG_DISABLED) && !kprobe_gone(p) ?
+		   " [DISABLED]" : "",
+		   kprobe_optimized(&site->kp) ? " [OPTIMIZED]" : "",
+		   kprobe_ftrace(&site->kp) ? " [FTRACE]" : "");
+}
+
+static int list_show(struct seq_file *m, void *v)
+{
+	struct kprobe_site *site;
+	struct kprobe *sp, *p;
+	int i;
+
+	mutex_lock(&kprobe_mutex);
+	for (i = 0; i < ARRAY_SIZE(site_table); i++) {
+		hlist_for_each_entry(sp, &site_table[i], hlist) {
+			site = to_site(sp);
+			list_for_each_entry(p, &site->probes, list)
+				show_probe(m, site, p);
+		}
+	}
+	list_for_each_entry(site, &gone_sites, node)
+		list_for_each_entry(p, &site->probes, list)
+			show_probe(m, site, p);
+	mutex_unlock(&kprobe_mutex);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(list);
+
+static int blacklist_show(struct seq_file *m, void *v)
+{
+	struct kprobe_bl_entry *ent;
+	bool show = kallsyms_show_value(m->file->f_cred);
+
+	mutex_lock(&kprobe_mutex);
+	list_for_each_entry(ent, &kprobe_blacklist, list)
+		seq_printf(m, "0x%016lx-0x%016lx\t%ps\n",
+			   show ? ent->start : 0, show ? ent->end : 0,
+			   (void *)ent->start);
+	mutex_unlock(&kprobe_mutex);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(blacklist);
+
+static ssize_t enabled_read(struct file *file, char __user *ubuf,
+			    size_t count, loff_t *ppos)
+{
+	char buf[3];
+
+	buf[0] = READ_ONCE(kprobes_all_disarmed) ? '0' : '1';
+	buf[1] = '\n';
+	buf[2] = 0;
+	return simple_read_from_buffer(ubuf, count, ppos, buf, 2);
+}
+
+static ssize_t enabled_write(struct file *file, const char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	bool on;
+	int ret;
+
+	ret = kstrtobool_from_user(ubuf, count, &on);
+	if (ret)
+		return ret;
+	arm_all(on);
+	return count;
+}
+
+static const struct file_operations enabled_fops = {
+	.read = enabled_read,
+	.write = enabled_write,
+	.llseek = default_llseek,
+};
+
+static int __init kprobes_debugfs_init(void)
+{
+	struct dentry *dir;
+
+	dir = debugfs_create_dir("kprobes", NULL);
+	debugfs_create_file("list", 0400, dir, NULL, &list_fops);
+	debugfs_create_file("enabled", 0600, dir, NULL, &enabled_fops);
+	debugfs_create_file("blacklist", 0400, dir, NULL, &blacklist_fops);
+	return 0;
+}
+late_initcall(kprobes_debugfs_init);
+
+#endif /* CONFIG_DEBUG_FS */

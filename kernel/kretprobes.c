@@ -1,0 +1,551 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Return probes.
+ *
+ * A kretprobe is a kprobe on the entry of a function.  Its pre-handler
+ * takes an instance from the probe's own pool, lets the architecture
+ * replace the return address with its trampoline and pushes the instance
+ * on the task's kretprobe_instances list.  The trampoline, entered by the
+ * probed function's own return, calls kretprobe_trampoline_return(), which
+ * finds the instance of that frame, runs the handler, puts the instance
+ * back and tells the trampoline where the function really returns.
+ *
+ * The pool is an objpool: taking and returning an instance is lock-free
+ * and per CPU, and nothing is allocated after registration.  The pool
+ * outlives the kretprobe: unregistration only detaches it (pool->rp
+ * becomes NULL), and instances still in flight come home to an orphanage
+ * that gives their memory back; the last one frees the pool.
+ */
+#define pr_fmt(fmt) "kretprobe: " fmt
+
+#include <linux/kprobes.h>
+#include <linux/kallsyms.h>
+#include <linux/objpool.h>
+#include <linux/irq_work.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
+#include <linux/llist.h>
+#include <linux/bug.h>
+#include <linux/export.h>
+
+/**
+ * struct kretprobe_pool - the instances of one kretprobe
+ * @objs: the free instances
+ * @rp: the owning kretprobe, NULL once it is unregistered
+ * @orphans: instances that returned after unregistration
+ * @reaper: gives the orphans back to @objs for good
+ * @rcu: frees the pool itself
+ */
+struct kretprobe_pool {
+	struct objpool_head objs;
+	struct kretprobe __rcu *rp;
+	struct llist_head orphans;
+	struct irq_work reaper;
+	struct rcu_head rcu;
+};
+
+static void kretprobe_pool_free_rcu(struct rcu_head *head)
+{
+	kfree(container_of(head, struct kretprobe_pool, rcu));
+}
+
+/* objpool's release callback: the slots are gone, the pool goes now */
+static int kretprobe_pool_release(struct objpool_head *objs, void *context)
+{
+	struct kretprobe_pool *pool = context;
+
+	/*
+	 * This may run from the reaper's irq_work, which touches its
+	 * irq_work after calling it: free after a grace period.
+	 */
+	call_rcu(&pool->rcu, kretprobe_pool_free_rcu);
+	return 0;
+}
+
+static void kretprobe_reap(struct irq_work *work)
+{
+	struct kretprobe_pool *pool = container_of(work, struct kretprobe_pool,
+						   reaper);
+	struct kretprobe_instance *ri, *next;
+	struct llist_node *list = llist_del_all(&pool->orphans);
+
+	/*
+	 * Every orphan holds a reference on the pool, so only the drop of
+	 * the last node can free the pool (and the instances with it).
+	 */
+	llist_for_each_entry_safe(ri, next, list, llist)
+		objpool_drop(ri, &pool->objs);
+}
+
+static int kretprobe_instance_init(void *obj, void *context)
+{
+	struct kretprobe_instance *ri = obj;
+
+	ri->pool = context;
+	return 0;
+}
+
+/* Give an instance that is off every task list back to its pool. */
+static void kretprobe_recycle(struct kretprobe_instance *ri)
+{
+	struct kretprobe_pool *pool = ri->pool;
+
+	ri->task = NULL;
+	/*
+	 * Callers are RCU readers: unregistration clears pool->rp, waits for
+	 * a grace period and only then finishes the objpool, so a push here
+	 * always lands in a live pool.
+	 */
+	if (likely(rcu_access_pointer(pool->rp))) {
+		objpool_push(ri, &pool->objs);
+		return;
+	}
+	/* The kretprobe is gone: the reaper drops the instance for good. */
+	if (llist_add(&ri->llist, &pool->orphans))
+		irq_work_queue(&pool->reaper);
+}
+
+NOKPROBE_SYMBOL(kretprobe_recycle);
+
+static void kretprobe_count_miss(struct kretprobe *rp)
+{
+	int old = READ_ONCE(rp->nmissed);
+
+	/* Exact even when CPUs miss at once, and no lock. */
+	while (!try_cmpxchg(&rp->nmissed, &old, old + 1))
+		;
+}
+
+NOKPROBE_SYMBOL(kretprobe_count_miss);
+
+/* The pre-handler of every kretprobe's kprobe. */
+static int kretprobe_entry(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct kretprobe *rp = container_of(kp, struct kretprobe, kp);
+	struct kretprobe_instance *ri;
+
+	ri = objpool_pop(&rp->pool->objs);
+	if (unlikely(!ri)) {
+		kretprobe_count_miss(rp);
+		return 0;
+	}
+
+	ri->task = current;
+	ri->ret_addr = NULL;
+	ri->fp = NULL;
+	if (rp->entry_handler && rp->entry_handler(ri, regs)) {
+		kretprobe_recycle(ri);
+		return 0;
+	}
+
+	arch_kretprobe_hijack(ri, regs);
+	/* Only this task (and its interrupts, which nest) writes its list. */
+	__llist_add(&ri->llist, &current->kretprobe_instances);
+	return 0;
+}
+
+NOKPROBE_SYMBOL(kretprobe_entry);
+
+/*
+ * Where a task goes when its return cannot be matched to any instance:
+ * there is no right place to go, so the task dies, the kernel does not.
+ */
+static void __noreturn kretprobe_lost_return(void)
+{
+	make_task_dead(SIGKILL);
+}
+
+static struct kretprobe_instance *
+kretprobe_match(struct llist_node *node, void *fp)
+{
+	struct kretprobe_instance *ri;
+
+	for (; node; node = node->next) {
+		ri = llist_entry(node, struct kretprobe_instance, llist);
+		if (ri->fp == fp)
+			return ri;
+	}
+	return NULL;
+}
+
+NOKPROBE_SYMBOL(kretprobe_match);
+
+/**
+ * kretprobe_trampoline_return() - a kretprobed function returned
+ * @regs: registers as at the return, built by the arch trampoline
+ * @fp: the frame the trampoline was entered from, as recorded in
+ *	kretprobe_instance.fp by arch_kretprobe_hijack()
+ *
+ * Called by the architecture's trampoline with preemption disabled.  Runs
+ * the handler of the instance of @fp, with the instance still on the
+ * task's list so that stack traces from the handler see the real callers,
+ * then recycles it.  Instances above it on the list belong to frames that
+ * never returned normally and are recycled without a handler.
+ *
+ * Return: the address the probed function really returns to; also set as
+ * the instruction pointer of @regs.
+ */
+unsigned long kretprobe_trampoline_return(struct pt_regs *regs, void *fp)
+{
+	struct llist_head *head = &current->kretprobe_instances;
+	struct kretprobe_instance *ri, *stale;
+	struct kretprobe *rp;
+	unsigned long ret;
+
+	preempt_disable_notrace();
+	kprobe_busy_begin();
+
+	ri = kretprobe_match(head->first, fp);
+	if (unlikely(!ri)) {
+		if (!head->first) {
+			pr_emerg("kretprobe BUG!: %s/%d returned to the trampoline (frame %p) with no instance pending: killing it\n",
+				 current->comm, task_pid_nr(current), fp);
+			dump_stack();
+			ret = (unsigned long)kretprobe_lost_return;
+			goto out;
+		}
+		ri = llist_entry(head->first, struct kretprobe_instance, llist);
+		pr_err("kretprobe BUG!: %s/%d: no instance for frame %p, returning to %pS of the newest one\n",
+		       current->comm, task_pid_nr(current), fp, ri->ret_addr);
+		WARN_ON_ONCE(1);
+	}
+
+	while (head->first != &ri->llist) {
+		stale = llist_entry(head->first, struct kretprobe_instance,
+				    llist);
+		head->first = stale->llist.next;
+		kretprobe_recycle(stale);
+	}
+
+	ret = (unsigned long)ri->ret_addr;
+	instruction_pointer_set(regs, ret);
+	rp = rcu_dereference_sched(ri->pool->rp);
+	if (rp && rp->handler)
+		rp->handler(ri, regs);
+
+	head->first = ri->llist.next;
+	kretprobe_recycle(ri);
+out:
+	kprobe_busy_end();
+	preempt_enable_notrace();
+	return ret;
+}
+
+NOKPROBE_SYMBOL(kretprobe_trampoline_return);
+
+/**
+ * is_kretprobe_trampoline() - is @addr the kretprobe trampoline?
+ * @addr: a return address found on a stack
+ *
+ * Return: true if @addr is where kretprobes make functions return.
+ */
+bool is_kretprobe_trampoline(unsigned long addr)
+{
+	return addr == (unsigned long)kretprobe_trampoline;
+}
+
+NOKPROBE_SYMBOL(is_kretprobe_trampoline);
+
+/**
+ * kretprobe_find_ret_addr() - the real return address behind a trampoline
+ * @tsk: the task whose stack is unwound (current, or a blocked task)
+ * @fp: the frame where the unwinder met the trampoline: the stack slot of
+ *	the return address on x86, the caller's frame pointer on arm64
+ * @cur: unwinder state: NULL at the start of an unwind, then the last
+ *	instance found, so that the search goes on outwards
+ *
+ * Return: the original return address, or 0 if no pending instance of
+ * @tsk belongs to @fp.
+ */
+unsigned long kretprobe_find_ret_addr(struct task_struct *tsk, void *fp,
+				      struct llist_node **cur)
+{
+	struct llist_node *first = READ_ONCE(tsk->kretprobe_instances.first);
+	struct llist_node *from = *cur ? (*cur)->next : first;
+	struct kretprobe_instance *ri;
+	bool rewound = false;
+
+	for (;;) {
+		ri = kretprobe_match(from, fp);
+		if (!ri) {
+			if (rewound || from == first)
+				return 0;
+			/* The unwinder skipped around: search from the top. */
+			rewound = true;
+			from = first;
+			continue;
+		}
+		*cur = &ri->llist;
+		/* A tail call hijacked an already hijacked return: go on. */
+		if (!is_kretprobe_trampoline((unsigned long)ri->ret_addr))
+			return (unsigned long)ri->ret_addr;
+		from = ri->llist.next;
+	}
+}
+EXPORT_SYMBOL_GPL(kretprobe_find_ret_addr);
+NOKPROBE_SYMBOL(kretprobe_find_ret_addr);
+
+/**
+ * kprobe_flush_task() - recycle the instances of a dead task
+ * @tk: the task, which will never run again
+ *
+ * Called when the task_struct is freed.  Functions that never return
+ * normally (do_exit()) leave their instances here.
+ */
+void kprobe_flush_task(struct task_struct *tk)
+{
+	struct kretprobe_instance *ri, *next;
+	struct llist_node *list;
+
+	list = __llist_del_all(&tk->kretprobe_instances);
+	if (likely(!list))
+		return;
+
+	rcu_read_lock();
+	llist_for_each_entry_safe(ri, next, list, llist)
+		kretprobe_recycle(ri);
+	rcu_read_unlock();
+}
+
+NOKPROBE_SYMBOL(kprobe_flush_task);
+
+/**
+ * get_kretprobe() - the kretprobe of an instance
+ * @ri: the instance, as passed to a handler
+ *
+ * Call from a handler or under rcu_read_lock().
+ *
+ * Return: the kretprobe, or NULL once it is unregistered.
+ */
+struct kretprobe *get_kretprobe(struct kretprobe_instance *ri)
+{
+	return rcu_dereference_check(ri->pool->rp, rcu_read_lock_any_held());
+}
+EXPORT_SYMBOL_GPL(get_kretprobe);
+NOKPROBE_SYMBOL(get_kretprobe);
+
+/**
+ * get_kretprobe_retaddr() - where the function of an instance returns to
+ * @ri: the instance, as passed to a handler
+ *
+ * Return: the original return address the trampoline replaced.
+ */
+unsigned long get_kretprobe_retaddr(struct kretprobe_instance *ri)
+{
+	return (unsigned long)ri->ret_addr;
+}
+EXPORT_SYMBOL_GPL(get_kretprobe_retaddr);
+NOKPROBE_SYMBOL(get_kretprobe_retaddr);
+
+bool __weak arch_kretprobe_refused(unsigned long func)
+{
+	return false;
+}
+
+static int kretprobe_default_instances(void)
+{
+	if (IS_ENABLED(CONFIG_PREEMPTION))
+		return max_t(int, 10, 2 * num_possible_cpus());
+	return num_possible_cpus();
+}
+
+static int kretprobe_check(struct kretprobe *rp, int *nr)
+{
+	unsigned long addr, size, off;
+	size_t obj_size;
+	int ret;
+
+	if (!rp)
+		return -EINVAL;
+	if (rp->pool)
+		return -EBUSY;
+	if (rp->data_size > KRETPROBE_DATA_SIZE_MAX)
+		return -E2BIG;
+	*nr = rp->maxactive > 0 ? rp->maxactive : kretprobe_default_instances();
+	if (*nr > KRETPROBE_INSTANCES_MAX)
+		return -E2BIG;
+	obj_size = sizeof(struct kretprobe_instance) + rp->data_size;
+	if ((size_t)*nr * obj_size > KRETPROBE_POOL_BYTES_MAX)
+		return -E2BIG;
+
+	ret = kprobe_on_func_entry(rp->kp.addr, rp->kp.symbol_name,
+				   rp->kp.offset);
+	if (ret)
+		return ret;
+
+	addr = (unsigned long)rp->kp.addr;
+	if (!addr && rp->kp.symbol_name)
+		addr = kallsyms_lookup_name(rp->kp.symbol_name);
+	if (addr && kallsyms_lookup_size_offset(addr, &size, &off) &&
+	    arch_kretprobe_refused(addr - off))
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * register_kretprobe() - watch the returns of a function
+ * @rp: the kretprobe; @rp->kp names the function (by address or by
+ *	symbol_name, at offset 0 or the offset of its entry probe point)
+ *
+ * Preallocates @rp->maxactive instances (a default when <= 0) of
+ * @rp->data_size private bytes each, then registers @rp->kp with a
+ * pre-handler of ours.  @rp->kp.pre_handler and post_handler are ours.
+ *
+ * Return: 0 on success; -EINVAL for a NULL @rp or a function we cannot
+ * watch (not a function entry, or refused by the architecture), -EBUSY if
+ * @rp is registered already, -E2BIG for a @rp->maxactive over
+ * KRETPROBE_INSTANCES_MAX, a @rp->data_size over KRETPROBE_DATA_SIZE_MAX or
+ * a pool over KRETPROBE_POOL_BYTES_MAX, -ENOMEM, or an error of
+ * register_kprobe() or kprobe_on_func_entry().
+ */
+int register_kretprobe(struct kretprobe *rp)
+{
+	struct kretprobe_pool *pool;
+	int nr, ret;
+
+	ret = kretprobe_check(rp, &nr);
+	if (ret)
+		return ret;
+
+	pool = kzalloc(sizeof(*pool), GFP_KERNEL);
+	if (!pool)
+		return -ENOMEM;
+	init_llist_head(&pool->orphans);
+	init_irq_work(&pool->reaper, kretprobe_reap);
+	ret = objpool_init(&pool->objs, nr,
+			   sizeof(struct kretprobe_instance) + rp->data_size,
+			   GFP_KERNEL, pool, kretprobe_instance_init,
+			   kretprobe_pool_release);
+	if (ret) {
+		kfree(pool);
+		return ret;
+	}
+	RCU_INIT_POINTER(pool->rp, rp);
+
+	rp->nmissed = 0;
+	rp->pool = pool;
+	rp->kp.pre_handler = kretprobe_entry;
+	rp->kp.post_handler = NULL;
+#ifdef KPROBE_FLAG_RETPROBE
+	rp->kp.flags |= KPROBE_FLAG_RETPROBE;
+#endif
+
+	ret = register_kprobe(&rp->kp);
+	if (ret) {
+		rp->pool = NULL;
+		RCU_INIT_POINTER(pool->rp, NULL);
+		/* Nothing ever took an instance: this frees it all. */
+		objpool_fini(&pool->objs);
+	}
+	return ret;
+}
+EXPORT_SYMBOL_GPL(register_kretprobe);
+
+/**
+ * register_kretprobes() - register several kretprobes
+ * @rps: the kretprobes
+ * @num: how many
+ *
+ * All or nothing: on an error the ones already registered are
+ * unregistered again.
+ *
+ * Return: 0, -EINVAL for a NULL @rps or @num <= 0, or the first error of
+ * register_kretprobe().
+ */
+int register_kretprobes(struct kretprobe **rps, int num)
+{
+	int i, ret;
+
+	if (!rps || num <= 0)
+		return -EINVAL;
+	for (i = 0; i < num; i++) {
+		ret = register_kretprobe(rps[i]);
+		if (ret) {
+			if (i)
+				unregister_kretprobes(rps, i);
+			return ret;
+		}
+	}
+	return 0;
+}
+EXPORT_SYMBOL_GPL(register_kretprobes);
+
+/**
+ * unregister_kretprobes() - unregister several kretprobes
+ * @rps: the kretprobes; NULL entries and unregistered ones are skipped
+ * @num: how many
+ *
+ * When this returns no handler of @rps runs any more and the kretprobes
+ * may be freed.  Calls in flight still return where they should: their
+ * instances come home to the pool, which lives until the last one does.
+ * One grace period covers the whole batch.
+ */
+void unregister_kretprobes(struct kretprobe **rps, int num)
+{
+	struct kretprobe_pool *pool;
+	int i;
+
+	if (!rps || num <= 0)
+		return;
+
+	/* Returns from now on see no kretprobe: nothing calls handlers. */
+	for (i = 0; i < num; i++)
+		if (rps[i] && rps[i]->pool)
+			rcu_assign_pointer(rps[i]->pool->rp, NULL);
+
+	for (i = 0; i < num; i++)
+		if (rps[i] && rps[i]->pool)
+			kprobe_unregister_begin(&rps[i]->kp);
+	/* Wait out entry handlers and returns that saw the kretprobe. */
+	synchronize_rcu();
+
+	for (i = 0; i < num; i++) {
+		if (!rps[i] || !rps[i]->pool)
+			continue;
+		kprobe_unregister_end(&rps[i]->kp);
+		pool = rps[i]->pool;
+		rps[i]->pool = NULL;
+		objpool_fini(&pool->objs);
+	}
+}
+EXPORT_SYMBOL_GPL(unregister_kretprobes);
+
+/**
+ * unregister_kretprobe() - unregister a kretprobe
+ * @rp: the kretprobe
+ *
+ * See unregister_kretprobes().
+ */
+void unregister_kretprobe(struct kretprobe *rp)
+{
+	unregister_kretprobes(&rp, 1);
+}
+EXPORT_SYMBOL_GPL(unregister_kretprobe);
+
+/**
+ * enable_kretprobe() - arm a disabled kretprobe again
+ * @rp: the kretprobe
+ *
+ * Return: 0 or the error of enable_kprobe().
+ */
+int enable_kretprobe(struct kretprobe *rp)
+{
+	return enable_kprobe(&rp->kp);
+}
+EXPORT_SYMBOL_GPL(enable_kretprobe);
+
+/**
+ * disable_kretprobe() - stop watching new calls
+ * @rp: the kretprobe
+ *
+ * Calls already watched still run the handler when they return.
+ *
+ * Return: 0 or the error of disable_kprobe().
+ */
+int disable_kretprobe(struct kretprobe *rp)
+{
+	return disable_kprobe(&rp->kp);
+}
+EXPORT_SYMBOL_GPL(disable_kretprobe);

@@ -1,0 +1,910 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * KUnit tests for kprobes.
+ *
+ * kprobes_core: registration and its errors, hit counts, handler order on
+ * an aggregate site, reentrancy, redirection by a pre_handler,
+ * enable/disable, batches, fault_handler.  Architecture-neutral.
+ *
+ * kprobes_x86: how x86 executes probed instructions: boosting (one trap),
+ * RIP-relative fixups, emulated branches, flags, refused instructions.
+ */
+#include <linux/kernel.h>
+#include <linux/kprobes.h>
+#include <linux/kallsyms.h>
+#include <linux/jump_label.h>
+#include <linux/error-injection.h>
+#include <linux/ftrace.h>
+#include <linux/vmalloc.h>
+#include <linux/uaccess.h>
+#include <linux/module.h>
+#include <kunit/test.h>
+#ifdef CONFIG_X86
+#include <asm/trapnr.h>
+#endif
+
+/* Probe targets: real functions with symbols, never folded away. */
+static int kpt_calls;
+
+static __noipa int kpt_target1(int x)
+{
+	WRITE_ONCE(kpt_calls, kpt_calls + 1);
+	return x * 3 + 1;
+}
+
+static __noipa int kpt_target2(int x)
+{
+	WRITE_ONCE(kpt_calls, kpt_calls + 1);
+	return x ^ 0x5a;
+}
+
+static __noipa int kpt_target3(int x)
+{
+	WRITE_ONCE(kpt_calls, kpt_calls + 1);
+	return x - 7;
+}
+
+static __noipa int kpt_blacklisted(int x)
+{
+	WRITE_ONCE(kpt_calls, kpt_calls + 1);
+	return x + 2;
+}
+
+NOKPROBE_SYMBOL(kpt_blacklisted);
+
+static DEFINE_STATIC_KEY_FALSE(kpt_key);
+
+static __noipa int kpt_keyed(int x)
+{
+	WRITE_ONCE(kpt_calls, kpt_calls + 1);
+	if (static_branch_unlikely(&kpt_key))
+		return x + 100;
+	return x;
+}
+
+static int kpt_data = 1;
+
+/* The site probe at an address (nothing unregisters it meanwhile). */
+static struct kprobe *kpt_get(void *addr)
+{
+	struct kprobe *p;
+
+	rcu_read_lock();
+	p = get_kprobe(addr);
+	rcu_read_unlock();
+	return p;
+}
+
+/* ---------------------------------------------------------------------
+ * Handlers that record what ran
+ */
+
+#define KPT_LOG 16
+
+struct kpt_state {
+	int pre, post, fault;
+	int log[KPT_LOG];
+	int nlog;
+	unsigned long ip_pre;
+};
+
+static struct kpt_state kst;
+
+static void kpt_log(int v)
+{
+	if (kst.nlog < KPT_LOG)
+		kst.log[kst.nlog++] = v;
+}
+
+static void kpt_reset(void)
+{
+	memset(&kst, 0, sizeof(kst));
+}
+
+/* A probe with an id for the log */
+struct kpt_probe {
+	struct kprobe kp;
+	int id;
+};
+
+static int kpt_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	struct kpt_probe *t = container_of(p, struct kpt_probe, kp);
+
+	kst.pre++;
+	kst.ip_pre = instruction_pointer(regs);
+	kpt_log(t->id);
+	/* The running probe is the one whose handler runs. */
+	if (kprobe_running() != p)
+		kpt_log(-1000);
+	return 0;
+}
+
+static void kpt_post(struct kprobe *p, struct pt_regs *regs,
+		     unsigned long flags)
+{
+	struct kpt_probe *t = container_of(p, struct kpt_probe, kp);
+
+	kst.post++;
+	kpt_log(100 + t->id);
+}
+
+static int kpt_simple_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	kst.pre++;
+	return 0;
+}
+
+static void kpt_simple_post(struct kprobe *p, struct pt_regs *regs,
+			    unsigned long flags)
+{
+	kst.post++;
+}
+
+/* ---------------------------------------------------------------------
+ * kprobes_core
+ */
+
+static void kpt_hit_counts(struct kunit *test)
+{
+	struct kpt_probe t = {
+		.kp = {
+			.addr = (kprobe_opcode_t *)kpt_target1,
+			.pre_handler = kpt_pre,
+			.post_handler = kpt_post,
+		},
+		.id = 1,
+	};
+	int i;
+
+	kpt_reset();
+	KUNIT_ASSERT_EQ(test, register_kprobe(&t.kp), 0);
+	for (i = 0; i < 10; i++)
+		KUNIT_EXPECT_EQ(test, kpt_target1(i), i * 3 + 1);
+	KUNIT_EXPECT_EQ(test, kst.pre, 10);
+	KUNIT_EXPECT_EQ(test, kst.post, 10);
+	/* pre before post, and kprobe_running() was the probe */
+	KUNIT_EXPECT_EQ(test, kst.log[0], 1);
+	KUNIT_EXPECT_EQ(test, kst.log[1], 101);
+	KUNIT_EXPECT_EQ(test, kst.log[2], 1);
+	/* handlers see the ip at the probed instruction */
+	KUNIT_EXPECT_EQ(test, kst.ip_pre, (unsigned long)t.kp.addr);
+	KUNIT_EXPECT_EQ(test, t.kp.nmissed, 0UL);
+	KUNIT_EXPECT_NOT_NULL(test, kpt_get(t.kp.addr));
+	unregister_kprobe(&t.kp);
+
+	KUNIT_EXPECT_TRUE(test, list_empty(&t.kp.list));
+	KUNIT_EXPECT_TRUE(test, hlist_unhashed(&t.kp.hlist));
+	KUNIT_EXPECT_NULL(test, kpt_get(t.kp.addr));
+	kpt_target1(1);
+	KUNIT_EXPECT_EQ(test, kst.pre, 10);
+	KUNIT_EXPECT_EQ(test, kst.post, 10);
+}
+
+static void kpt_by_symbol(struct kunit *test)
+{
+	struct kprobe kp = {
+		.symbol_name = "kpt_target2",
+		.pre_handler = kpt_simple_pre,
+	};
+	unsigned long size, off;
+
+	kpt_reset();
+	KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
+	/* The resolved address is kept, at the function's entry. */
+	KUNIT_ASSERT_TRUE(test, kallsyms_lookup_size_offset((unsigned long)kp.addr,
+							    &size, &off));
+	KUNIT_EXPECT_EQ(test, (unsigned long)kp.addr - off,
+			(unsigned long)kpt_target2);
+	KUNIT_EXPECT_TRUE(test, kp.flags & KPROBE_FLAG_ON_FUNC_ENTRY);
+	KUNIT_EXPECT_EQ(test, kprobe_on_func_entry(NULL, "kpt_target2", 0), 0);
+	KUNIT_EXPECT_EQ(test, kpt_target2(3), 3 ^ 0x5a);
+	KUNIT_EXPECT_EQ(test, kst.pre, 1);
+	unregister_kprobe(&kp);
+
+	/* symbol + offset: the second instruction is not the entry */
+	KUNIT_EXPECT_EQ(test, kprobe_on_func_entry(NULL, "kpt_no_such_symbol", 0),
+			-ENOENT);
+	KUNIT_EXPECT_EQ(test,
+			kprobe_on_func_entry((kprobe_opcode_t *)kpt_target2,
+					     "kpt_target2", 0), -EINVAL);
+}
+
+static void kpt_errors(struct kunit *test)
+{
+	struct kprobe kp = { .pre_handler = kpt_simple_pre };
+	unsigned long a, end, off;
+
+	/* neither addr nor symbol */
+	KUNIT_EXPECT_EQ(test, register_kprobe(&kp), -EINVAL);
+	/* both */
+	kp.addr = (kprobe_opcode_t *)kpt_target1;
+	kp.symbol_name = "kpt_target1";
+	KUNIT_EXPECT_EQ(test, register_kprobe(&kp), -EINVAL);
+	/* unknown symbol */
+	memset(&kp, 0, sizeof(kp));
+	kp.symbol_name = "kpt_no_such_symbol";
+	KUNIT_EXPECT_EQ(test, register_kprobe(&kp), -ENOENT);
+	/* blacklisted: NOKPROBE_SYMBOL() and kprobes' own code */
+	memset(&kp, 0, sizeof(kp));
+	kp.addr = (kprobe_opcode_t *)kpt_blacklisted;
+	KUNIT_EXPECT_EQ(test, register_kprobe(&kp), -EINVAL);
+	KUNIT_EXPECT_TRUE(test, within_kprobe_blacklist((unsigned long)kpt_blacklisted));
+	memset(&kp, 0, sizeof(kp));
+	kp.symbol_name = "kprobe_int3_handler";
+	if (IS_ENABLED(CONFIG_X86))
+		KUNIT_EXPECT_EQ(test, register_kprobe(&kp), -EINVAL);
+	memset(&kp, 0, sizeof(kp));
+	kp.symbol_name = "get_kprobe";
+	KUNIT_EXPECT_EQ(test, register_kprobe(&kp), -EINVAL);
+	/* not text */
+	memset(&kp, 0, sizeof(kp));
+	kp.addr = (kprobe_opcode_t *)&kpt_data;
+	KUNIT_EXPECT_EQ(test, register_kprobe(&kp), -EINVAL);
+	/* twice */
+	memset(&kp, 0, sizeof(kp));
+	kp.addr = (kprobe_opcode_t *)kpt_target1;
+	KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
+	KUNIT_EXPECT_EQ(test, register_kprobe(&kp), -EINVAL);
+	unregister_kprobe(&kp);
+	/* enable/disable of a probe that is not registered */
+	KUNIT_EXPECT_EQ(test, enable_kprobe(&kp), -EINVAL);
+	KUNIT_EXPECT_EQ(test, disable_kprobe(&kp), -EINVAL);
+
+	/* a jump label site */
+	a = (unsigned long)kpt_keyed;
+	KUNIT_ASSERT_TRUE(test, kallsyms_lookup_size_offset(a, &end, &off));
+	for (end += a; a < end; a++)
+		if (jump_label_text_reserved((void *)a, (void *)a))
+			break;
+	if (a < end && !within_kprobe_blacklist(a)) {
+		memset(&kp, 0, sizeof(kp));
+		kp.addr = (kprobe_opcode_t *)a;
+		KUNIT_EXPECT_EQ(test, register_kprobe(&kp), -EBUSY);
+	} else {
+		kunit_info(test, "no jump label site found in kpt_keyed\n");
+	}
+	KUNIT_EXPECT_EQ(test, kpt_keyed(1), 1);
+}
+
+static struct kpt_probe agg[3];
+
+static void kpt_aggregate(struct kunit *test)
+{
+	int i;
+
+	kpt_reset();
+	memset(agg, 0, sizeof(agg));
+	for (i = 0; i < 3; i++) {
+		agg[i].id = i + 1;
+		agg[i].kp.addr = (kprobe_opcode_t *)kpt_target3;
+		agg[i].kp.pre_handler = kpt_pre;
+		/* only the second one has a post_handler */
+		if (i == 1)
+			agg[i].kp.post_handler = kpt_post;
+		KUNIT_ASSERT_EQ(test, register_kprobe(&agg[i].kp), 0);
+	}
+	KUNIT_EXPECT_PTR_EQ(test, agg[0].kp.addr, agg[2].kp.addr);
+	KUNIT_EXPECT_EQ(test, kpt_target3(10), 3);
+	KUNIT_EXPECT_EQ(test, kst.pre, 3);
+	KUNIT_EXPECT_EQ(test, kst.post, 1);
+	KUNIT_EXPECT_EQ(test, kst.nlog, 4);
+	KUNIT_EXPECT_EQ(test, kst.log[0], 1);
+	KUNIT_EXPECT_EQ(test, kst.log[1], 2);
+	KUNIT_EXPECT_EQ(test, kst.log[2], 3);
+	KUNIT_EXPECT_EQ(test, kst.log[3], 102);
+
+	/* disabling one leaves the others running */
+	kpt_reset();
+	KUNIT_EXPECT_EQ(test, disable_kprobe(&agg[1].kp), 0);
+	KUNIT_EXPECT_TRUE(test, kprobe_disabled(&agg[1].kp));
+	KUNIT_EXPECT_EQ(test, kpt_target3(10), 3);
+	KUNIT_EXPECT_EQ(test, kst.nlog, 2);
+	KUNIT_EXPECT_EQ(test, kst.log[0], 1);
+	KUNIT_EXPECT_EQ(test, kst.log[1], 3);
+	KUNIT_EXPECT_EQ(test, enable_kprobe(&agg[1].kp), 0);
+
+	/* removing the first keeps the order of the rest */
+	unregister_kprobe(&agg[0].kp);
+	kpt_reset();
+	KUNIT_EXPECT_EQ(test, kpt_target3(10), 3);
+	KUNIT_EXPECT_EQ(test, kst.nlog, 3);
+	KUNIT_EXPECT_EQ(test, kst.log[0], 2);
+	KUNIT_EXPECT_EQ(test, kst.log[1], 3);
+	KUNIT_EXPECT_EQ(test, kst.log[2], 102);
+
+	unregister_kprobe(&agg[1].kp);
+	unregister_kprobe(&agg[2].kp);
+	kpt_reset();
+	KUNIT_EXPECT_EQ(test, kpt_target3(10), 3);
+	KUNIT_EXPECT_EQ(test, kst.pre, 0);
+	KUNIT_EXPECT_NULL(test, kpt_get((void *)agg[0].kp.addr));
+}
+
+static struct kprobe reent_outer, reent_inner;
+static int reent_inner_hits, reent_outer_hits, reent_val;
+
+static int reent_outer_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	reent_outer_hits++;
+	/* kpt_target2 is probed too: that probe must be missed here */
+	reent_val = kpt_target2(5);
+	return 0;
+}
+
+static int reent_inner_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	reent_inner_hits++;
+	return 0;
+}
+
+static void kpt_reentry(struct kunit *test)
+{
+	reent_inner_hits = 0;
+	reent_outer_hits = 0;
+	reent_val = 0;
+	memset(&reent_outer, 0, sizeof(reent_outer));
+	memset(&reent_inner, 0, sizeof(reent_inner));
+	reent_outer.addr = (kprobe_opcode_t *)kpt_target1;
+	reent_outer.pre_handler = reent_outer_pre;
+	reent_outer.post_handler = kpt_simple_post;
+	reent_inner.addr = (kprobe_opcode_t *)kpt_target2;
+	reent_inner.pre_handler = reent_inner_pre;
+	reent_inner.post_handler = kpt_simple_post;
+	kpt_reset();
+	KUNIT_ASSERT_EQ(test, register_kprobe(&reent_inner), 0);
+	KUNIT_ASSERT_EQ(test, register_kprobe(&reent_outer), 0);
+
+	KUNIT_EXPECT_EQ(test, kpt_target1(2), 7);
+	KUNIT_EXPECT_EQ(test, reent_outer_hits, 1);
+	KUNIT_EXPECT_EQ(test, reent_inner_hits, 0);
+	KUNIT_EXPECT_EQ(test, reent_inner.nmissed, 1UL);
+	KUNIT_EXPECT_EQ(test, reent_outer.nmissed, 0UL);
+	/* the missed probe's function still ran correctly */
+	KUNIT_EXPECT_EQ(test, reent_val, 5 ^ 0x5a);
+	/* the interrupted probe completed: its post_handler ran once */
+	KUNIT_EXPECT_EQ(test, kst.post, 1);
+
+	/* outside a handler the inner probe works normally */
+	KUNIT_EXPECT_EQ(test, kpt_target2(5), 5 ^ 0x5a);
+	KUNIT_EXPECT_EQ(test, reent_inner_hits, 1);
+	KUNIT_EXPECT_EQ(test, kst.post, 2);
+
+	/* kprobe_busy_begin() makes hits count as missed too */
+	kprobe_busy_begin();
+	reent_val = kpt_target2(6);
+	kprobe_busy_end();
+	KUNIT_EXPECT_EQ(test, reent_val, 6 ^ 0x5a);
+	KUNIT_EXPECT_EQ(test, reent_inner_hits, 1);
+	KUNIT_EXPECT_EQ(test, reent_inner.nmissed, 2UL);
+
+	unregister_kprobe(&reent_outer);
+	unregister_kprobe(&reent_inner);
+}
+
+static int redirect_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	kst.pre++;
+	regs_set_return_value(regs, 4242);
+	override_function_with_return(regs);
+	return 1;
+}
+
+static void kpt_redirect(struct kunit *test)
+{
+	struct kprobe kp = {
+		.symbol_name = "kpt_target3",
+		.pre_handler = redirect_pre,
+		.post_handler = kpt_simple_post,
+	};
+	int calls;
+
+	kpt_reset();
+	KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
+	calls = kpt_calls;
+	/* the function body is skipped: it returns what the handler set */
+	KUNIT_EXPECT_EQ(test, kpt_target3(100), 4242);
+	KUNIT_EXPECT_EQ(test, kpt_calls, calls);
+	KUNIT_EXPECT_EQ(test, kst.pre, 1);
+	/* and the post_handler is skipped with the instruction */
+	KUNIT_EXPECT_EQ(test, kst.post, 0);
+	unregister_kprobe(&kp);
+	KUNIT_EXPECT_EQ(test, kpt_target3(100), 93);
+}
+
+static void kpt_enable_disable(struct kunit *test)
+{
+	struct kprobe kp = {
+		.addr = (kprobe_opcode_t *)kpt_target1,
+		.pre_handler = kpt_simple_pre,
+		.post_handler = kpt_simple_post,
+		.flags = KPROBE_FLAG_DISABLED,
+	};
+
+	kpt_reset();
+	/* registered but disabled */
+	KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
+	KUNIT_EXPECT_TRUE(test, kprobe_disabled(&kp));
+	kpt_target1(1);
+	KUNIT_EXPECT_EQ(test, kst.pre, 0);
+	KUNIT_EXPECT_EQ(test, enable_kprobe(&kp), 0);
+	KUNIT_EXPECT_FALSE(test, kprobe_disabled(&kp));
+	kpt_target1(1);
+	KUNIT_EXPECT_EQ(test, kst.pre, 1);
+	KUNIT_EXPECT_EQ(test, kst.post, 1);
+	KUNIT_EXPECT_EQ(test, disable_kprobe(&kp), 0);
+	kpt_target1(1);
+	KUNIT_EXPECT_EQ(test, kst.pre, 1);
+	/* disable twice is fine */
+	KUNIT_EXPECT_EQ(test, disable_kprobe(&kp), 0);
+	KUNIT_EXPECT_EQ(test, enable_kprobe(&kp), 0);
+	KUNIT_EXPECT_EQ(test, kpt_target1(1), 4);
+	KUNIT_EXPECT_EQ(test, kst.pre, 2);
+	unregister_kprobe(&kp);
+}
+
+static struct kprobe batch[3];
+
+static void kpt_batch(struct kunit *test)
+{
+	struct kprobe *kps[3] = { &batch[0], &batch[1], &batch[2] };
+	int i;
+
+	memset(batch, 0, sizeof(batch));
+	batch[0].addr = (kprobe_opcode_t *)kpt_target1;
+	batch[1].addr = (kprobe_opcode_t *)kpt_target2;
+	batch[2].addr = (kprobe_opcode_t *)kpt_target3;
+	for (i = 0; i < 3; i++)
+		batch[i].pre_handler = kpt_simple_pre;
+
+	kpt_reset();
+	KUNIT_ASSERT_EQ(test, register_kprobes(kps, 3), 0);
+	kpt_target1(0);
+	kpt_target2(0);
+	kpt_target3(0);
+	KUNIT_EXPECT_EQ(test, kst.pre, 3);
+	unregister_kprobes(kps, 3);
+	kpt_target1(0);
+	kpt_target2(0);
+	kpt_target3(0);
+	KUNIT_EXPECT_EQ(test, kst.pre, 3);
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_TRUE(test, list_empty(&batch[i].list));
+
+	/* a failure part-way unregisters the earlier ones */
+	memset(batch, 0, sizeof(batch));
+	batch[0].addr = (kprobe_opcode_t *)kpt_target1;
+	batch[1].addr = (kprobe_opcode_t *)kpt_target2;
+	batch[2].symbol_name = "kpt_no_such_symbol";
+	for (i = 0; i < 3; i++)
+		batch[i].pre_handler = kpt_simple_pre;
+	kpt_reset();
+	KUNIT_EXPECT_EQ(test, register_kprobes(kps, 3), -ENOENT);
+	kpt_target1(0);
+	kpt_target2(0);
+	KUNIT_EXPECT_EQ(test, kst.pre, 0);
+	KUNIT_EXPECT_NULL(test, kpt_get(batch[0].addr));
+	KUNIT_EXPECT_NULL(test, kpt_get(batch[1].addr));
+	/* ... so they can be registered again */
+	KUNIT_EXPECT_EQ(test, register_kprobes(kps, 2), 0);
+	kpt_target1(0);
+	KUNIT_EXPECT_EQ(test, kst.pre, 1);
+	unregister_kprobes(kps, 2);
+
+	KUNIT_EXPECT_EQ(test, register_kprobes(NULL, 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, register_kprobes(kps, 0), -EINVAL);
+}
+
+static void *fault_addr;
+static long fault_copy_ret;
+static int fault_trapnr;
+
+static int fault_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	long v;
+
+	kst.pre++;
+	fault_copy_ret = copy_from_kernel_nofault(&v, fault_addr, sizeof(v));
+	return 0;
+}
+
+static int fault_fh(struct kprobe *p, struct pt_regs *regs, int trapnr)
+{
+	kst.fault++;
+	fault_trapnr = trapnr;
+	return 0;	/* let the exception table fix it up */
+}
+
+static void kpt_fault_handler(struct kunit *test)
+{
+	struct kprobe kp = {
+		.addr = (kprobe_opcode_t *)kpt_target1,
+		.pre_handler = fault_pre,
+		.fault_handler = fault_fh,
+	};
+	void *area;
+
+	area = vmalloc(PAGE_SIZE);
+	KUNIT_ASSERT_NOT_NULL(test, area);
+	/* the guard page after a vmalloc area is not mapped */
+	fault_addr = area + PAGE_SIZE;
+	kpt_reset();
+	KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
+	KUNIT_EXPECT_EQ(test, kpt_target1(1), 4);
+	KUNIT_EXPECT_EQ(test, kst.pre, 1);
+	KUNIT_EXPECT_EQ(test, kst.fault, 1);
+	KUNIT_EXPECT_EQ(test, fault_copy_ret, (long)-EFAULT);
+#ifdef CONFIG_X86
+	KUNIT_EXPECT_EQ(test, fault_trapnr, X86_TRAP_PF);
+#endif
+	/* no fault, no call */
+	fault_addr = area;
+	KUNIT_EXPECT_EQ(test, kpt_target1(1), 4);
+	KUNIT_EXPECT_EQ(test, kst.fault, 1);
+	KUNIT_EXPECT_EQ(test, fault_copy_ret, 0L);
+	unregister_kprobe(&kp);
+	vfree(area);
+}
+
+static struct kunit_case kprobes_core_cases[] = {
+	KUNIT_CASE(kpt_hit_counts),
+	KUNIT_CASE(kpt_by_symbol),
+	KUNIT_CASE(kpt_errors),
+	KUNIT_CASE(kpt_aggregate),
+	KUNIT_CASE(kpt_reentry),
+	KUNIT_CASE(kpt_redirect),
+	KUNIT_CASE(kpt_enable_disable),
+	KUNIT_CASE(kpt_batch),
+	KUNIT_CASE(kpt_fault_handler),
+	{}
+};
+
+static struct kunit_suite kprobes_core_suite = {
+	.name = "kprobes_core",
+	.test_cases = kprobes_core_cases,
+};
+
+#ifdef CONFIG_X86
+/* ---------------------------------------------------------------------
+ * kprobes_x86: how probed instructions run.  The targets are written in
+ * assembly so the probed instruction is known.
+ */
+#include <asm/text-patching.h>
+#include <asm/linkage.h>
+#include <asm/ibt.h>
+#include <asm/nospec-branch.h>
+
+asmlinkage int kpt_x86_leaf(void);
+asmlinkage int kpt_x86_riprel(int x);
+asmlinkage int kpt_x86_call(int x);
+asmlinkage int kpt_x86_jcc(int x);
+asmlinkage long kpt_x86_loop(long n);
+asmlinkage int kpt_x86_icall_reg(int x);
+asmlinkage int kpt_x86_icall_mem(int x);
+asmlinkage unsigned long kpt_x86_pushf(void);
+asmlinkage int kpt_x86_ret(void);
+asmlinkage void kpt_x86_bad(void);
+
+/* Read by the assembly below */
+static int kpt_x86_val __used = 5;
+static unsigned long kpt_x86_fnptr __used = (unsigned long)kpt_x86_leaf;
+
+#define KPT_FUNC(name)						\
+	"	.globl " #name "\n"					\
+	"	.type " #name ", @function\n"				\
+	#name ":\n"						\
+	ASM_ENDBR
+#define KPT_END(name)	"	.size " #name ", . - " #name "\n"
+#define KPT_LABEL(name)	"	.globl " #name "\n" #name ":\n"
+
+asm("	.pushsection .text, \"ax\"\n"
+KPT_FUNC(kpt_x86_leaf)
+"	movl $41, %eax\n"
+	ASM_RET
+KPT_END(kpt_x86_leaf)
+
+/* first instruction RIP-relative: stepped or boosted with a fixup */
+KPT_FUNC(kpt_x86_riprel)
+"	movl kpt_x86_val(%rip), %eax\n"
+"	addl %edi, %eax\n"
+	ASM_RET
+KPT_END(kpt_x86_riprel)
+
+KPT_FUNC(kpt_x86_call)
+"	call kpt_x86_leaf\n"
+"	addl %edi, %eax\n"
+	ASM_RET
+KPT_END(kpt_x86_call)
+
+KPT_FUNC(kpt_x86_jcc)
+"	movl $1, %eax\n"
+"	testl %edi, %edi\n"
+KPT_LABEL(kpt_x86_jcc_insn)
+"	jnz 1f\n"
+"	movl $2, %eax\n"
+"1:\n"
+	ASM_RET
+KPT_END(kpt_x86_jcc)
+
+KPT_FUNC(kpt_x86_loop)
+"	xorl %eax, %eax\n"
+"	movq %rdi, %rcx\n"
+"2:	incq %rax\n"
+KPT_LABEL(kpt_x86_loop_insn)
+"	loop 2b\n"
+	ASM_RET
+KPT_END(kpt_x86_loop)
+
+KPT_FUNC(kpt_x86_icall_reg)
+"	leaq kpt_x86_leaf(%rip), %rax\n"
+KPT_LABEL(kpt_x86_icall_insn)
+	ANNOTATE_RETPOLINE_SAFE
+"	call *%rax\n"
+"	addl %edi, %eax\n"
+	ASM_RET
+KPT_END(kpt_x86_icall_reg)
+
+KPT_FUNC(kpt_x86_icall_mem)
+	ANNOTATE_RETPOLINE_SAFE
+"	call *kpt_x86_fnptr(%rip)\n"
+"	addl %edi, %eax\n"
+	ASM_RET
+KPT_END(kpt_x86_icall_mem)
+
+KPT_FUNC(kpt_x86_pushf)
+"	pushfq\n"
+"	popq %rax\n"
+	ASM_RET
+KPT_END(kpt_x86_pushf)
+
+KPT_FUNC(kpt_x86_ret)
+"	movl $7, %eax\n"
+KPT_LABEL(kpt_x86_ret_insn)
+	ASM_RET
+KPT_END(kpt_x86_ret)
+
+/* never called: a 10-byte instruction, then one that cannot be stepped */
+KPT_FUNC(kpt_x86_bad)
+"	movabsq $0x1122334455667788, %rax\n"
+"3:	hlt\n"
+"	jmp 3b\n"
+KPT_END(kpt_x86_bad)
+"	.popsection\n"
+);
+
+/* Where a function's first real instruction is (after a live ENDBR). */
+static unsigned long kpt_entry(const char *sym)
+{
+	unsigned long a = kallsyms_lookup_name(sym);
+
+	return a && is_endbr(*(u32 *)a) ? a + ENDBR_INSN_SIZE : a;
+}
+
+static const struct arch_specific_insn *kpt_site_insn(struct kprobe *kp)
+{
+	struct kprobe *site = kpt_get(kp->addr);
+
+	return site ? &site->ainsn : NULL;
+}
+
+static void kpt_x86_boosting(struct kunit *test)
+{
+	struct kprobe fast = {
+		.symbol_name = "kpt_x86_riprel",
+		.pre_handler = kpt_simple_pre,
+	};
+	struct kprobe slow = {
+		.symbol_name = "kpt_x86_riprel",
+		.pre_handler = kpt_simple_pre,
+		.post_handler = kpt_simple_post,
+	};
+	const struct arch_specific_insn *ai;
+	unsigned long traps;
+	int i;
+
+	kpt_reset();
+	KUNIT_ASSERT_EQ(test, register_kprobe(&fast), 0);
+	KUNIT_EXPECT_EQ(test, (unsigned long)fast.addr,
+			kpt_entry("kpt_x86_riprel"));
+	ai = kpt_site_insn(&fast);
+	KUNIT_ASSERT_NOT_NULL(test, ai);
+	KUNIT_EXPECT_EQ(test, ai->kind, KPX_STEP);
+	KUNIT_EXPECT_TRUE(test, ai->boostable);
+
+	/* boosted: one trap per hit, the RIP-relative load still right */
+	traps = kprobe_step_traps();
+	for (i = 0; i < 5; i++)
+		KUNIT_EXPECT_EQ(test, kpt_x86_riprel(i), 5 + i);
+	KUNIT_EXPECT_EQ(test, kst.pre, 5);
+	KUNIT_EXPECT_EQ(test, kprobe_step_traps() - traps, 0UL);
+
+	/* a post_handler at the address: stepped, two traps per hit */
+	KUNIT_ASSERT_EQ(test, register_kprobe(&slow), 0);
+	kpt_reset();
+	traps = kprobe_step_traps();
+	for (i = 0; i < 5; i++)
+		KUNIT_EXPECT_EQ(test, kpt_x86_riprel(i), 5 + i);
+	KUNIT_EXPECT_EQ(test, kst.pre, 10);
+	KUNIT_EXPECT_EQ(test, kst.post, 5);
+	KUNIT_EXPECT_EQ(test, kprobe_step_traps() - traps, 5UL);
+
+	/* without it, boosted again */
+	unregister_kprobe(&slow);
+	kpt_reset();
+	traps = kprobe_step_traps();
+	KUNIT_EXPECT_EQ(test, kpt_x86_riprel(1), 6);
+	KUNIT_EXPECT_EQ(test, kst.pre, 1);
+	KUNIT_EXPECT_EQ(test, kprobe_step_traps() - traps, 0UL);
+	unregister_kprobe(&fast);
+}
+
+struct kpt_emul_case {
+	const char *name;
+	const char *sym;
+	int kind;
+};
+
+static void kpt_x86_emulated(struct kunit *test)
+{
+	static const struct kpt_emul_case cases[] = {
+		{ "call", "kpt_x86_call", KPX_CALL },
+		{ "jcc", "kpt_x86_jcc_insn", KPX_JCC },
+		{ "loop", "kpt_x86_loop_insn", KPX_LOOP },
+		{ "call *reg", "kpt_x86_icall_insn", KPX_CALL_IND },
+		{ "call *mem", "kpt_x86_icall_mem", KPX_CALL_IND },
+		{ "ret", "kpt_x86_ret_insn", -1 },
+	};
+	const struct arch_specific_insn *ai;
+	struct kprobe kp;
+	unsigned long traps;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		memset(&kp, 0, sizeof(kp));
+		kp.symbol_name = cases[i].sym;
+		kp.pre_handler = kpt_simple_pre;
+		kp.post_handler = kpt_simple_post;
+		KUNIT_ASSERT_EQ_MSG(test, register_kprobe(&kp), 0, "%s",
+				    cases[i].name);
+		ai = kpt_site_insn(&kp);
+		KUNIT_ASSERT_NOT_NULL(test, ai);
+		if (cases[i].kind >= 0)
+			KUNIT_EXPECT_EQ_MSG(test, ai->kind, cases[i].kind, "%s",
+					    cases[i].name);
+		else	/* ret, or jmp to the return thunk */
+			KUNIT_EXPECT_TRUE_MSG(test, ai->kind == KPX_RET ||
+					      ai->kind == KPX_JMP, "%s",
+					      cases[i].name);
+		kpt_reset();
+		traps = kprobe_step_traps();
+		switch (i) {
+		case 0:
+			KUNIT_EXPECT_EQ(test, kpt_x86_call(1), 42);
+			KUNIT_EXPECT_EQ(test, kst.pre, 1);
+			break;
+		case 1:
+			KUNIT_EXPECT_EQ(test, kpt_x86_jcc(0), 2);
+			KUNIT_EXPECT_EQ(test, kpt_x86_jcc(1), 1);
+			KUNIT_EXPECT_EQ(test, kst.pre, 2);
+			break;
+		case 2:
+			KUNIT_EXPECT_EQ(test, kpt_x86_loop(4), 4L);
+			KUNIT_EXPECT_EQ(test, kst.pre, 4);
+			break;
+		case 3:
+			KUNIT_EXPECT_EQ(test, kpt_x86_icall_reg(2), 43);
+			KUNIT_EXPECT_EQ(test, kst.pre, 1);
+			break;
+		case 4:
+			KUNIT_EXPECT_EQ(test, kpt_x86_icall_mem(3), 44);
+			KUNIT_EXPECT_EQ(test, kst.pre, 1);
+			break;
+		case 5:
+			KUNIT_EXPECT_EQ(test, kpt_x86_ret(), 7);
+			KUNIT_EXPECT_EQ(test, kst.pre, 1);
+			break;
+		}
+		KUNIT_EXPECT_EQ_MSG(test, kst.post, kst.pre, "%s",
+				    cases[i].name);
+		/* emulated in the first trap */
+		KUNIT_EXPECT_EQ_MSG(test, kprobe_step_traps() - traps, 0UL,
+				    "%s", cases[i].name);
+		unregister_kprobe(&kp);
+	}
+}
+
+static void kpt_x86_flags(struct kunit *test)
+{
+	struct kprobe kp = {
+		.symbol_name = "kpt_x86_pushf",
+		.pre_handler = kpt_simple_pre,
+	};
+	unsigned long flags, traps;
+
+	kpt_reset();
+	KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
+	KUNIT_EXPECT_FALSE(test, kpt_site_insn(&kp)->boostable);
+	traps = kprobe_step_traps();
+	/* pushf run out of line must see the interrupt flag of its caller */
+	flags = kpt_x86_pushf();
+	KUNIT_EXPECT_EQ(test, kst.pre, 1);
+	KUNIT_EXPECT_EQ(test, kprobe_step_traps() - traps, 1UL);
+	KUNIT_EXPECT_TRUE(test, flags & X86_EFLAGS_IF);
+	KUNIT_EXPECT_TRUE(test, irqs_disabled() == false);
+	local_irq_disable();
+	flags = kpt_x86_pushf();
+	local_irq_enable();
+	KUNIT_EXPECT_FALSE(test, flags & X86_EFLAGS_IF);
+	KUNIT_EXPECT_EQ(test, kst.pre, 2);
+	unregister_kprobe(&kp);
+}
+
+static void kpt_x86_refused(struct kunit *test)
+{
+	unsigned long entry, size, off;
+	struct kprobe kp = {};
+	int ret;
+
+	/* inside the movabs: not an instruction boundary */
+	kp.symbol_name = "kpt_x86_bad";
+	kp.offset = ENDBR_INSN_SIZE + 1;
+	KUNIT_EXPECT_EQ(test, register_kprobe(&kp), -EILSEQ);
+	memset(&kp, 0, sizeof(kp));
+	kp.symbol_name = "kpt_x86_bad";
+	kp.offset = ENDBR_INSN_SIZE + 3;
+	KUNIT_EXPECT_EQ(test, register_kprobe(&kp), -EILSEQ);
+	/* hlt cannot run out of line */
+	memset(&kp, 0, sizeof(kp));
+	kp.symbol_name = "kpt_x86_bad";
+	kp.offset = ENDBR_INSN_SIZE + 10;
+	KUNIT_EXPECT_EQ(test, register_kprobe(&kp), -EINVAL);
+	/* the movabs itself is fine */
+	memset(&kp, 0, sizeof(kp));
+	kp.symbol_name = "kpt_x86_bad";
+	KUNIT_EXPECT_EQ(test, register_kprobe(&kp), 0);
+	KUNIT_EXPECT_EQ(test, (unsigned long)kp.addr, kpt_entry("kpt_x86_bad"));
+	unregister_kprobe(&kp);
+
+	/* a function's symbol lands after its ENDBR and fentry call */
+	memset(&kp, 0, sizeof(kp));
+	kp.symbol_name = "kpt_target1";
+	KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
+	entry = kpt_entry("kpt_target1");
+	if (ftrace_location(entry) == entry)
+		entry += MCOUNT_INSN_SIZE;
+	KUNIT_EXPECT_EQ(test, (unsigned long)kp.addr, entry);
+	KUNIT_EXPECT_TRUE(test, kallsyms_lookup_size_offset(entry, &size, &off));
+	unregister_kprobe(&kp);
+
+	/* inside the ENDBR or the fentry call: not the entry, refused */
+	KUNIT_EXPECT_EQ(test, kprobe_on_func_entry(NULL, "kpt_target1", 1),
+			-EINVAL);
+	memset(&kp, 0, sizeof(kp));
+	kp.symbol_name = "kpt_target1";
+	kp.offset = 1;
+	ret = register_kprobe(&kp);
+	KUNIT_EXPECT_TRUE(test, ret == -EILSEQ || ret == -EBUSY);
+	if (!ret)
+		unregister_kprobe(&kp);
+}
+
+static struct kunit_case kprobes_x86_cases[] = {
+	KUNIT_CASE(kpt_x86_boosting),
+	KUNIT_CASE(kpt_x86_emulated),
+	KUNIT_CASE(kpt_x86_flags),
+	KUNIT_CASE(kpt_x86_refused),
+	{}
+};
+
+static struct kunit_suite kprobes_x86_suite = {
+	.name = "kprobes_x86",
+	.test_cases = kprobes_x86_cases,
+};
+
+kunit_test_suites(&kprobes_x86_suite);
+#endif
+
+kunit_test_suites(&kprobes_core_suite);
+
+MODULE_DESCRIPTION("KUnit tests for kprobes");
+MODULE_LICENSE("GPL");

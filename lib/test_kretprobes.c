@@ -1,0 +1,765 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * KUnit tests of kretprobes (suite "kprobes_kretprobe").
+ *
+ * The probed functions are ours, noinline and called through pointers,
+ * so that the compiler neither inlines nor clones them.  Handlers only
+ * record what they see (they run in atomic context); the test cases
+ * check the records.
+ */
+#include <kunit/test.h>
+#include <linux/atomic.h>
+#include <linux/completion.h>
+#include <linux/cpu.h>
+#include <linux/cpumask.h>
+#include <linux/delay.h>
+#include <linux/jiffies.h>
+#include <linux/kallsyms.h>
+#include <linux/kprobes.h>
+#include <linux/kthread.h>
+#include <linux/sched.h>
+#include <linux/sched/task.h>
+#include <linux/stacktrace.h>
+#include <linux/string.h>
+
+#define KRT_TRACE_DEPTH	32
+#define KRT_RECURSION	8
+#define KRT_HOT_CALLS	2000
+
+struct krt_data {
+	unsigned long arg;
+	unsigned long stamp;
+};
+
+/* What the handlers saw */
+static atomic_t krt_entries;
+static atomic_t krt_returns;
+static atomic_t krt_bad;
+static bool krt_refuse_entry;
+static bool krt_override;
+static int krt_order[KRT_RECURSION + 1];
+static struct kretprobe *krt_rp;
+
+static void krt_reset(void)
+{
+	atomic_set(&krt_entries, 0);
+	atomic_set(&krt_returns, 0);
+	atomic_set(&krt_bad, 0);
+	krt_refuse_entry = false;
+	krt_override = false;
+	memset(krt_order, 0xff, sizeof(krt_order));
+}
+
+/* ---- probed functions ---- */
+
+static noinline int krt_add(int x)
+{
+	barrier();
+	return x + 17;
+}
+
+static noinline int krt_recurse(int n);
+static int (*krt_recurse_p)(int) = krt_recurse;
+
+static noinline int krt_recurse(int n)
+{
+	if (n <= 0)
+		return 0;
+	/* Not a tail call: the + 1 runs after the return. */
+	return READ_ONCE(krt_recurse_p)(n - 1) + 1;
+}
+
+static noinline int krt_sleepy(int ms)
+{
+	msleep(ms);
+	return ms * 2;
+}
+
+static noinline int krt_block(struct completion *go)
+{
+	wait_for_completion(go);
+	return 5;
+}
+
+static int (*krt_add_p)(int) = krt_add;
+static int (*krt_sleepy_p)(int) = krt_sleepy;
+static int (*krt_block_p)(struct completion *) = krt_block;
+
+/* ---- handlers ---- */
+
+static int krt_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct krt_data *d = (struct krt_data *)ri->data;
+
+	atomic_inc(&krt_entries);
+	if (READ_ONCE(krt_refuse_entry))
+		return 1;
+	d->arg = regs_get_kernel_argument(regs, 0);
+	d->stamp = jiffies;
+	return 0;
+}
+
+static int krt_add_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct krt_data *d = (struct krt_data *)ri->data;
+
+	atomic_inc(&krt_returns);
+	if (regs_return_value(regs) != (int)d->arg + 17 ||
+	    get_kretprobe(ri) != krt_rp ||
+	    is_kretprobe_trampoline(get_kretprobe_retaddr(ri)) ||
+	    !kernel_text_address(get_kretprobe_retaddr(ri)) ||
+	    instruction_pointer(regs) != get_kretprobe_retaddr(ri))
+		atomic_inc(&krt_bad);
+	if (READ_ONCE(krt_override))
+		regs_set_return_value(regs, 4242);
+	return 0;
+}
+
+static void krt_init(struct kretprobe *rp, void *func,
+		     kretprobe_handler_t entry, kretprobe_handler_t ret,
+		     int maxactive)
+{
+	memset(rp, 0, sizeof(*rp));
+	rp->kp.addr = (kprobe_opcode_t *)func;
+	rp->entry_handler = entry;
+	rp->handler = ret;
+	rp->maxactive = maxactive;
+	rp->data_size = sizeof(struct krt_data);
+	krt_rp = rp;
+	krt_reset();
+}
+
+/* Entry and return paired, per-instance data, regs_return_value(). */
+static void krt_test_pair(struct kunit *test)
+{
+	static struct kretprobe rp;
+	int i;
+
+	krt_init(&rp, krt_add, krt_entry, krt_add_ret, 0);
+	KUNIT_ASSERT_EQ(test, register_kretprobe(&rp), 0);
+	for (i = 0; i < 10; i++)
+		KUNIT_EXPECT_EQ(test, READ_ONCE(krt_add_p)(i * 3), i * 3 + 17);
+	KUNIT_EXPECT_EQ(test, atomic_read(&krt_entries), 10);
+	KUNIT_EXPECT_EQ(test, atomic_read(&krt_returns), 10);
+	KUNIT_EXPECT_EQ(test, atomic_read(&krt_bad), 0);
+	KUNIT_EXPECT_EQ(test, rp.nmissed, 0);
+
+	/* A handler can change the return value. */
+	WRITE_ONCE(krt_override, true);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(krt_add_p)(1), 4242);
+	WRITE_ONCE(krt_override, false);
+
+	/* An entry handler that refuses: no return handler, no miss. */
+	WRITE_ONCE(krt_refuse_entry, true);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(krt_add_p)(2), 19);
+	KUNIT_EXPECT_EQ(test, atomic_read(&krt_entries), 12);
+	KUNIT_EXPECT_EQ(test, atomic_read(&krt_returns), 11);
+	KUNIT_EXPECT_EQ(test, rp.nmissed, 0);
+
+	/* Disabled: nothing; enabled again: back. */
+	WRITE_ONCE(krt_refuse_entry, false);
+	KUNIT_EXPECT_EQ(test, disable_kretprobe(&rp), 0);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(krt_add_p)(3), 20);
+	KUNIT_EXPECT_EQ(test, atomic_read(&krt_entries), 12);
+	KUNIT_EXPECT_EQ(test, enable_kretprobe(&rp), 0);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(krt_add_p)(3), 20);
+	KUNIT_EXPECT_EQ(test, atomic_read(&krt_returns), 12);
+	KUNIT_EXPECT_EQ(test, atomic_read(&krt_bad), 0);
+	unregister_kretprobe(&rp);
+	KUNIT_EXPECT_NULL(test, rp.pool);
+}
+
+/* Bad input gets a clear errno. */
+static void krt_test_bad_input(struct kunit *test)
+{
+	static struct kretprobe rp, rp2;
+	struct kretprobe *rps[2] = { &rp, &rp2 };
+	int ret;
+
+	KUNIT_EXPECT_EQ(test, register_kretprobe(NULL), -EINVAL);
+
+	krt_init(&rp, krt_add, NULL, krt_add_ret, KRETPROBE_INSTANCES_MAX + 1);
+	KUNIT_EXPECT_EQ(test, register_kretprobe(&rp), -E2BIG);
+	krt_init(&rp, krt_add, NULL, krt_add_ret, 4);
+	rp.data_size = KRETPROBE_DATA_SIZE_MAX + 1;
+	KUNIT_EXPECT_EQ(test, register_kretprobe(&rp), -E2BIG);
+	krt_init(&rp, krt_add, NULL, krt_add_ret, KRETPROBE_INSTANCES_MAX);
+	rp.data_size = KRETPROBE_DATA_SIZE_MAX;
+	KUNIT_EXPECT_EQ(test, register_kretprobe(&rp), -E2BIG);
+
+	/* Not a function entry. */
+	krt_init(&rp, NULL, NULL, krt_add_ret, 4);
+	rp.kp.symbol_name = "krt_sleepy";
+	rp.kp.offset = 16;
+	ret = register_kretprobe(&rp);
+	KUNIT_EXPECT_NE(test, ret, 0);
+	if (!ret)
+		unregister_kretprobe(&rp);
+	KUNIT_EXPECT_NULL(test, rp.pool);
+
+	/* Twice. */
+	krt_init(&rp, krt_add, krt_entry, krt_add_ret, 4);
+	KUNIT_ASSERT_EQ(test, register_kretprobe(&rp), 0);
+	KUNIT_EXPECT_EQ(test, register_kretprobe(&rp), -EBUSY);
+	unregister_kretprobe(&rp);
+
+	/* Batches. */
+	KUNIT_EXPECT_EQ(test, register_kretprobes(rps, 0), -EINVAL);
+	krt_init(&rp2, krt_sleepy, NULL, NULL, 0);
+	krt_init(&rp, krt_add, krt_entry, krt_add_ret, 4);
+	KUNIT_ASSERT_EQ(test, register_kretprobes(rps, 2), 0);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(krt_add_p)(1), 18);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(krt_sleepy_p)(1), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&krt_returns), 1);
+	unregister_kretprobes(rps, 2);
+	KUNIT_EXPECT_NULL(test, rp.pool);
+	KUNIT_EXPECT_NULL(test, rp2.pool);
+}
+
+static int krt_recurse_entry(struct kretprobe_instance *ri,
+			     struct pt_regs *regs)
+{
+	struct krt_data *d = (struct krt_data *)ri->data;
+
+	atomic_inc(&krt_entries);
+	d->arg = regs_get_kernel_argument(regs, 0);
+	return 0;
+}
+
+static int krt_recurse_ret(struct kretprobe_instance *ri,
+			   struct pt_regs *regs)
+{
+	struct krt_data *d = (struct krt_data *)ri->data;
+	int i = atomic_inc_return(&krt_returns) - 1;
+
+	if (regs_return_value(regs) != d->arg)
+		atomic_inc(&krt_bad);
+	if (i <= KRT_RECURSION)
+		krt_order[i] = d->arg;
+	return 0;
+}
+
+/* Recursion: one instance per level, returns innermost first. */
+static void krt_test_recursion(struct kunit *test)
+{
+	static struct kretprobe rp;
+	int i;
+
+	krt_init(&rp, krt_recurse, krt_recurse_entry, krt_recurse_ret,
+		 2 * KRT_RECURSION);
+	KUNIT_ASSERT_EQ(test, register_kretprobe(&rp), 0);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(krt_recurse_p)(KRT_RECURSION), KRT_RECURSION);
+	unregister_kretprobe(&rp);
+
+	KUNIT_EXPECT_EQ(test, atomic_read(&krt_entries), KRT_RECURSION + 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&krt_returns), KRT_RECURSION + 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&krt_bad), 0);
+	KUNIT_EXPECT_EQ(test, rp.nmissed, 0);
+	for (i = 0; i <= KRT_RECURSION; i++)
+		KUNIT_EXPECT_EQ(test, krt_order[i], i);
+}
+
+/* Exact nmissed: maxactive 1 and nested calls. */
+static void krt_test_nmissed_nested(struct kunit *test)
+{
+	static struct kretprobe rp;
+
+	krt_init(&rp, krt_recurse, krt_recurse_entry, krt_recurse_ret, 1);
+	KUNIT_ASSERT_EQ(test, register_kretprobe(&rp), 0);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(krt_recurse_p)(3), 3);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(krt_recurse_p)(2), 2);
+	unregister_kretprobe(&rp);
+
+	/* The outer call has the instance, the 3 + 2 inner ones miss it. */
+	KUNIT_EXPECT_EQ(test, rp.nmissed, 5);
+	KUNIT_EXPECT_EQ(test, atomic_read(&krt_entries), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&krt_returns), 2);
+	KUNIT_EXPECT_EQ(test, krt_order[0], 3);
+	KUNIT_EXPECT_EQ(test, krt_order[1], 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&krt_bad), 0);
+}
+
+static int krt_sleepy_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct krt_data *d = (struct krt_data *)ri->data;
+
+	atomic_inc(&krt_returns);
+	if (regs_return_value(regs) != 2 * d->arg ||
+	    time_before(jiffies, d->stamp + msecs_to_jiffies(d->arg) - 1))
+		atomic_inc(&krt_bad);
+	return 0;
+}
+
+/* A function that sleeps (and migrates, perhaps) before it returns. */
+static void krt_test_sleep(struct kunit *test)
+{
+	static struct kretprobe rp;
+	int i;
+
+	krt_init(&rp, krt_sleepy, krt_entry, krt_sleepy_ret, 0);
+	KUNIT_ASSERT_EQ(test, register_kretprobe(&rp), 0);
+	for (i = 1; i <= 3; i++)
+		KUNIT_EXPECT_EQ(test, READ_ONCE(krt_sleepy_p)(i * 10), i * 20);
+	unregister_kretprobe(&rp);
+	KUNIT_EXPECT_EQ(test, atomic_read(&krt_returns), 3);
+	KUNIT_EXPECT_EQ(test, atomic_read(&krt_bad), 0);
+}
+
+static int krt_sched_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	atomic_inc(&krt_entries);
+	return 0;
+}
+
+static int krt_sched_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	atomic_inc(&krt_returns);
+	return 0;
+}
+
+/*
+ * schedule() itself, on every task of the system: instances sleep with
+ * their tasks, many are still out when we unregister and come home later.
+ */
+static void krt_test_schedule(struct kunit *test)
+{
+	static struct kretprobe rp;
+
+	krt_init(&rp, NULL, krt_sched_entry, krt_sched_ret, 0);
+	rp.kp.symbol_name = "schedule";
+	KUNIT_ASSERT_EQ(test, register_kretprobe(&rp), 0);
+	msleep(50);
+	unregister_kretprobe(&rp);
+	msleep(50);
+	KUNIT_EXPECT_GT(test, atomic_read(&krt_entries), 0);
+	KUNIT_EXPECT_GT(test, atomic_read(&krt_returns), 0);
+	KUNIT_EXPECT_LE(test, atomic_read(&krt_returns),
+			atomic_read(&krt_entries));
+}
+
+static int krt_exit_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	/* Only our threads: others give their instance back at once. */
+	if (strncmp(current->comm, "krt_exit", 8))
+		return 1;
+	atomic_inc(&krt_entries);
+	return 0;
+}
+
+static int krt_exit_fn(void *arg)
+{
+	return 0;
+}
+
+/*
+ * do_exit() never returns: the instances stay with the dead tasks until
+ * kprobe_flush_task() gives them back, so that two instances serve many
+ * exits.
+ */
+static void krt_test_do_exit(struct kunit *test)
+{
+	static struct kretprobe rp;
+	struct task_struct *t;
+	int i, tries;
+
+	krt_init(&rp, NULL, krt_exit_entry, krt_sched_ret, 2);
+	rp.kp.symbol_name = "do_exit";
+	KUNIT_ASSERT_EQ(test, register_kretprobe(&rp), 0);
+	for (i = 0; i < 5; i++) {
+		t = kthread_create(krt_exit_fn, NULL, "krt_exit/%d", i);
+		if (IS_ERR(t))
+			break;
+		get_task_struct(t);
+		wake_up_process(t);
+		kthread_stop(t);
+		for (tries = 0; tries < 50; tries++) {
+			if (READ_ONCE(t->exit_state) == EXIT_DEAD)
+				break;
+			msleep(20);
+		}
+		put_task_struct(t);
+		msleep(20);
+		/* kprobe_flush_task() runs from an RCU callback. */
+		rcu_barrier();
+	}
+	unregister_kretprobe(&rp);
+	KUNIT_EXPECT_EQ(test, i, 5);
+	KUNIT_EXPECT_EQ(test, atomic_read(&krt_entries), 5);
+	KUNIT_EXPECT_EQ(test, atomic_read(&krt_returns), 0);
+}
+
+struct krt_blocker {
+	struct completion entered;
+	struct completion go;
+	struct completion done;
+	int result;
+};
+
+static int krt_block_entry(struct kretprobe_instance *ri,
+			   struct pt_regs *regs)
+{
+	struct completion *go = (struct completion *)
+				regs_get_kernel_argument(regs, 0);
+
+	atomic_inc(&krt_entries);
+	/* Only the blocker's go is not done yet. */
+	if (!completion_done(go)) {
+		struct krt_blocker *b = container_of(go, struct krt_blocker, go);
+
+		complete(&b->entered);
+	}
+	return 0;
+}
+
+static int krt_block_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	atomic_inc(&krt_returns);
+	if (regs_return_value(regs) != 5)
+		atomic_inc(&krt_bad);
+	return 0;
+}
+
+static int krt_blocker_fn(void *arg)
+{
+	struct krt_blocker *b = arg;
+
+	b->result = READ_ONCE(krt_block_p)(&b->go);
+	complete(&b->done);
+	return 0;
+}
+
+static struct task_struct *krt_start_blocker(struct kunit *test,
+					     struct krt_blocker *b)
+{
+	struct task_struct *t;
+
+	init_completion(&b->entered);
+	init_completion(&b->go);
+	init_completion(&b->done);
+	b->result = -1;
+	t = kthread_run(krt_blocker_fn, b, "krt_blocker");
+	if (IS_ERR(t))
+		return t;
+	if (!wait_for_completion_timeout(&b->entered, 10 * HZ)) {
+		complete(&b->go);
+		wait_for_completion(&b->done);
+		return ERR_PTR(-ETIMEDOUT);
+	}
+	return t;
+}
+
+/* Exact nmissed: maxactive 1 held by a blocked call. */
+static void krt_test_nmissed_blocked(struct kunit *test)
+{
+	static struct kretprobe rp;
+	static struct krt_blocker b;
+	DECLARE_COMPLETION_ONSTACK(open);
+	struct task_struct *t;
+	int i;
+
+	complete_all(&open);
+	krt_init(&rp, krt_block, krt_block_entry, krt_block_ret, 1);
+	KUNIT_ASSERT_EQ(test, register_kretprobe(&rp), 0);
+	t = krt_start_blocker(test, &b);
+	if (IS_ERR(t)) {
+		unregister_kretprobe(&rp);
+		KUNIT_FAIL(test, "blocker did not start: %ld", PTR_ERR(t));
+		return;
+	}
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ(test, READ_ONCE(krt_block_p)(&open), 5);
+	KUNIT_EXPECT_EQ(test, rp.nmissed, 3);
+	KUNIT_EXPECT_EQ(test, atomic_read(&krt_entries), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&krt_returns), 0);
+
+	complete(&b.go);
+	wait_for_completion(&b.done);
+	KUNIT_EXPECT_EQ(test, b.result, 5);
+	KUNIT_EXPECT_EQ(test, atomic_read(&krt_returns), 1);
+	/* The instance is back: the next call is watched. */
+	KUNIT_EXPECT_EQ(test, READ_ONCE(krt_block_p)(&open), 5);
+	KUNIT_EXPECT_EQ(test, atomic_read(&krt_returns), 2);
+	KUNIT_EXPECT_EQ(test, rp.nmissed, 3);
+	KUNIT_EXPECT_EQ(test, atomic_read(&krt_bad), 0);
+	unregister_kretprobe(&rp);
+}
+
+/* Unregister while a call is in flight: it still returns where it should. */
+static void krt_test_unregister_inflight(struct kunit *test)
+{
+	static struct kretprobe rp;
+	static struct krt_blocker b[2];
+	DECLARE_COMPLETION_ONSTACK(open);
+	struct task_struct *t;
+	int i;
+
+	complete_all(&open);
+	krt_init(&rp, krt_block, krt_block_entry, krt_block_ret, 4);
+	KUNIT_ASSERT_EQ(test, register_kretprobe(&rp), 0);
+	for (i = 0; i < 2; i++) {
+		t = krt_start_blocker(test, &b[i]);
+		if (IS_ERR(t)) {
+			KUNIT_FAIL(test, "blocker did not start: %ld",
+				   PTR_ERR(t));
+			while (i--) {
+				complete(&b[i].go);
+				wait_for_completion(&b[i].done);
+			}
+			unregister_kretprobe(&rp);
+			return;
+		}
+	}
+	unregister_kretprobe(&rp);
+	KUNIT_EXPECT_NULL(test, rp.pool);
+
+	for (i = 0; i < 2; i++) {
+		complete(&b[i].go);
+		wait_for_completion(&b[i].done);
+		KUNIT_EXPECT_EQ(test, b[i].result, 5);
+	}
+	/* No handler after unregistration. */
+	KUNIT_EXPECT_EQ(test, atomic_read(&krt_returns), 0);
+
+	/* The kretprobe can be registered again. */
+	KUNIT_ASSERT_EQ(test, register_kretprobe(&rp), 0);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(krt_block_p)(&open), 5);
+	KUNIT_EXPECT_EQ(test, atomic_read(&krt_returns), 1);
+	unregister_kretprobe(&rp);
+	KUNIT_EXPECT_EQ(test, atomic_read(&krt_bad), 0);
+}
+
+/* ---- stack traces ---- */
+
+struct krt_trace {
+	unsigned long entries[KRT_TRACE_DEPTH];
+	unsigned int nr;
+};
+
+static struct krt_trace krt_in_inner, krt_at_inner_ret, krt_at_outer_ret;
+
+static noinline int krt_st_inner(int x)
+{
+	krt_in_inner.nr = stack_trace_save(krt_in_inner.entries,
+					   KRT_TRACE_DEPTH, 0);
+	return x + 1;
+}
+
+static int (*krt_st_inner_p)(int) = krt_st_inner;
+
+static noinline int krt_st_outer(int x)
+{
+	return READ_ONCE(krt_st_inner_p)(x) * 2;
+}
+
+static int (*krt_st_outer_p)(int) = krt_st_outer;
+
+/* The callers the traces must show. */
+static noinline int krt_st_caller_one(int x)
+{
+	return READ_ONCE(krt_st_inner_p)(x) + 3;
+}
+
+static noinline int krt_st_caller_two(int x)
+{
+	return READ_ONCE(krt_st_outer_p)(x) + 3;
+}
+
+static int (*krt_st_caller_one_p)(int) = krt_st_caller_one;
+static int (*krt_st_caller_two_p)(int) = krt_st_caller_two;
+
+static int krt_st_inner_ret(struct kretprobe_instance *ri,
+			    struct pt_regs *regs)
+{
+	krt_at_inner_ret.nr = stack_trace_save(krt_at_inner_ret.entries,
+					       KRT_TRACE_DEPTH, 0);
+	atomic_inc(&krt_returns);
+	return 0;
+}
+
+static int krt_st_outer_ret(struct kretprobe_instance *ri,
+			    struct pt_regs *regs)
+{
+	krt_at_outer_ret.nr = stack_trace_save(krt_at_outer_ret.entries,
+					       KRT_TRACE_DEPTH, 0);
+	atomic_inc(&krt_returns);
+	return 0;
+}
+
+static bool krt_trace_has(struct krt_trace *t, void *func)
+{
+	unsigned long size, off;
+	unsigned int i;
+
+	for (i = 0; i < t->nr; i++)
+		if (kallsyms_lookup_size_offset(t->entries[i], &size, &off) &&
+		    t->entries[i] - off == (unsigned long)func && off)
+			return true;
+	return false;
+}
+
+static bool krt_trace_clean(struct krt_trace *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->nr; i++)
+		if (is_kretprobe_trampoline(t->entries[i]))
+			return false;
+	return true;
+}
+
+static void krt_trace_clear(void)
+{
+	krt_in_inner.nr = 0;
+	krt_at_inner_ret.nr = 0;
+	krt_at_outer_ret.nr = 0;
+}
+
+static void krt_trace_expect(struct kunit *test, const char *what,
+			     struct krt_trace *t, void *func, const char *name)
+{
+	KUNIT_EXPECT_GT_MSG(test, t->nr, 0, "%s: empty trace", what);
+	KUNIT_EXPECT_TRUE_MSG(test, krt_trace_clean(t),
+			      "%s: trace shows the trampoline", what);
+	KUNIT_EXPECT_TRUE_MSG(test, krt_trace_has(t, func),
+			      "%s: trace misses %s", what, name);
+}
+
+/* Through one kretprobed function. */
+static void krt_test_stacktrace(struct kunit *test)
+{
+	static struct kretprobe rp;
+
+	krt_init(&rp, krt_st_inner, NULL, krt_st_inner_ret, 0);
+	rp.data_size = 0;
+	KUNIT_ASSERT_EQ(test, register_kretprobe(&rp), 0);
+	krt_trace_clear();
+	KUNIT_EXPECT_EQ(test, READ_ONCE(krt_st_caller_one_p)(1), 5);
+	unregister_kretprobe(&rp);
+
+	KUNIT_EXPECT_EQ(test, atomic_read(&krt_returns), 1);
+	krt_trace_expect(test, "inside", &krt_in_inner, krt_st_caller_one,
+			 "krt_st_caller_one");
+	krt_trace_expect(test, "return handler", &krt_at_inner_ret,
+			 krt_st_caller_one, "krt_st_caller_one");
+}
+
+/* Through two nested kretprobed functions. */
+static void krt_test_stacktrace_nested(struct kunit *test)
+{
+	static struct kretprobe inner, outer;
+
+	krt_init(&inner, krt_st_inner, NULL, krt_st_inner_ret, 0);
+	krt_init(&outer, krt_st_outer, NULL, krt_st_outer_ret, 0);
+	KUNIT_ASSERT_EQ(test, register_kretprobe(&inner), 0);
+	KUNIT_ASSERT_EQ(test, register_kretprobe(&outer), 0);
+	krt_trace_clear();
+	KUNIT_EXPECT_EQ(test, READ_ONCE(krt_st_caller_two_p)(1), 7);
+	unregister_kretprobe(&outer);
+	unregister_kretprobe(&inner);
+
+	KUNIT_EXPECT_EQ(test, atomic_read(&krt_returns), 2);
+	krt_trace_expect(test, "inside inner", &krt_in_inner, krt_st_outer,
+			 "krt_st_outer");
+	krt_trace_expect(test, "inside inner", &krt_in_inner,
+			 krt_st_caller_two, "krt_st_caller_two");
+	krt_trace_expect(test, "inner's handler", &krt_at_inner_ret,
+			 krt_st_outer, "krt_st_outer");
+	krt_trace_expect(test, "inner's handler", &krt_at_inner_ret,
+			 krt_st_caller_two, "krt_st_caller_two");
+	krt_trace_expect(test, "outer's handler", &krt_at_outer_ret,
+			 krt_st_caller_two, "krt_st_caller_two");
+}
+
+/* ---- every CPU at once ---- */
+
+static atomic_t krt_hot_ready;
+static atomic_t krt_hot_bad_results;
+
+static int krt_hot_fn(void *arg)
+{
+	int i;
+
+	atomic_dec(&krt_hot_ready);
+	while (atomic_read(&krt_hot_ready) > 0)
+		cpu_relax();
+	for (i = 0; i < KRT_HOT_CALLS; i++) {
+		if (krt_add_p(i) != i + 17)
+			atomic_inc(&krt_hot_bad_results);
+		if (!(i & 63))
+			cond_resched();
+	}
+	return 0;
+}
+
+static void krt_test_hot_all_cpus(struct kunit *test)
+{
+	static struct kretprobe rp;
+	struct task_struct **tasks;
+	int cpu, n = 0, nr = num_online_cpus();
+
+	tasks = kunit_kcalloc(test, nr_cpu_ids, sizeof(*tasks), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, tasks);
+	krt_init(&rp, krt_add, krt_entry, krt_add_ret, 0);
+	atomic_set(&krt_hot_ready, nr);
+	atomic_set(&krt_hot_bad_results, 0);
+	KUNIT_ASSERT_EQ(test, register_kretprobe(&rp), 0);
+
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		tasks[cpu] = kthread_create(krt_hot_fn, NULL, "krt_hot/%d", cpu);
+		if (IS_ERR(tasks[cpu])) {
+			atomic_dec(&krt_hot_ready);
+			tasks[cpu] = NULL;
+			continue;
+		}
+		get_task_struct(tasks[cpu]);
+		kthread_bind(tasks[cpu], cpu);
+		wake_up_process(tasks[cpu]);
+		n++;
+	}
+	cpus_read_unlock();
+	for_each_possible_cpu(cpu) {
+		if (!tasks[cpu])
+			continue;
+		kthread_stop(tasks[cpu]);
+		put_task_struct(tasks[cpu]);
+	}
+	unregister_kretprobe(&rp);
+
+	KUNIT_EXPECT_EQ(test, n, nr);
+	KUNIT_EXPECT_EQ(test, atomic_read(&krt_hot_bad_results), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&krt_bad), 0);
+	/* Every call is either watched (entry and return) or missed. */
+	KUNIT_EXPECT_EQ(test, atomic_read(&krt_entries),
+			atomic_read(&krt_returns));
+	KUNIT_EXPECT_EQ(test, atomic_read(&krt_returns) + rp.nmissed,
+			n * KRT_HOT_CALLS);
+	kunit_info(test, "%d CPUs, %d returns watched, %d missed\n", n,
+		   atomic_read(&krt_returns), rp.nmissed);
+}
+
+static struct kunit_case krt_cases[] = {
+	KUNIT_CASE(krt_test_pair),
+	KUNIT_CASE(krt_test_bad_input),
+	KUNIT_CASE(krt_test_recursion),
+	KUNIT_CASE(krt_test_nmissed_nested),
+	KUNIT_CASE(krt_test_nmissed_blocked),
+	KUNIT_CASE(krt_test_sleep),
+	KUNIT_CASE(krt_test_schedule),
+	KUNIT_CASE(krt_test_do_exit),
+	KUNIT_CASE(krt_test_unregister_inflight),
+	KUNIT_CASE(krt_test_stacktrace),
+	KUNIT_CASE(krt_test_stacktrace_nested),
+	KUNIT_CASE(krt_test_hot_all_cpus),
+	{}
+};
+
+static struct kunit_suite krt_suite = {
+	.name = "kprobes_kretprobe",
+	.test_cases = krt_cases,
+};
+
+kunit_test_suites(&krt_suite);
+
+MODULE_DESCRIPTION("KUnit tests of kretprobes");
+MODULE_LICENSE("GPL");
