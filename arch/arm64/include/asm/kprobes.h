@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * arm64 kprobes: a BRK #KPROBES_BRK_IMM replaces the probed instruction.
+ * The instruction then either runs from an out-of-line slot that ends with
+ * BRK #KPROBES_BRK_SS_IMM, or is emulated by the BRK handler.  No hardware
+ * single-step is involved.
+ */
+#ifndef _ARM64_KPROBES_H
+#define _ARM64_KPROBES_H
+
+#include <asm-generic/kprobes.h>
+
+#ifdef CONFIG_KPROBES
+
+#include <linux/types.h>
+#include <asm/brk-imm.h>
+#include <asm/debug-monitors.h>
+#include <asm/probes.h>
+
+/*
+ * One A64 instruction per probe.  A slot holds it twice: once followed by
+ * the step-end BRK, once by a branch back (see kprobes.c).
+ */
+#define MAX_INSN_SIZE			1
+#define KPROBE_INSN_SLOT_SIZE		(4 * AARCH64_INSN_SIZE)
+
+#define BREAKPOINT_INSTRUCTION		BRK64_OPCODE_KPROBES
+
+struct pt_regs;
+struct kprobe;
+
+/**
+ * struct kprobe_ctlblk - per-CPU state of the probe being handled
+ * @status: KPROBE_HIT_* (the core's convention)
+ * @probe: the site whose instruction is executing out of line
+ * @saved_daif: the interrupted context's DAIF bits, restored after the
+ *	out-of-line step (which runs with IRQ and FIQ masked)
+ * @prev: the interrupted probe's state while a probe hit from inside a
+ *	handler (KPROBE_REENTER) is stepped
+ * @prev.kp: its current_kprobe
+ * @prev.status: its @status
+ * @prev.probe: its @probe
+ * @prev.saved_daif: its @saved_daif
+ */
+struct kprobe_ctlblk {
+	unsigned long status;
+	struct kprobe *probe;
+	unsigned long saved_daif;
+	struct {
+		struct kprobe *kp;
+		unsigned long status;
+		struct kprobe *probe;
+		unsigned long saved_daif;
+	} prev;
+};
+
+int kprobe_brk_handler(struct pt_regs *regs, unsigned long esr);
+int kprobe_ss_brk_handler(struct pt_regs *regs, unsigned long esr);
+int kretprobe_brk_handler(struct pt_regs *regs, unsigned long esr);
+
+#endif /* CONFIG_KPROBES */
+
+#endif /* _ARM64_KPROBES_H */

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A64 instruction triage for kprobes.
+ *
+ * Every A64 instruction a probe may land on is put in one of three bins:
+ * copied to an out-of-line slot and executed there, emulated in C by the
+ * BRK handler, or refused.  Only kprobes uses this decoder: the arm64
+ * configuration of the kprobes workbench builds with CONFIG_UPROBES off,
+ * so arch/arm64/kernel/probes/uprobes.c (which expects the older
+ * arm_probe_decode_insn() interface) is not built against it.
+ */
+#ifndef _ARM64_KERNEL_KPROBES_DECODE_INSN_H
+#define _ARM64_KERNEL_KPROBES_DECODE_INSN_H
+
+#include <linux/types.h>
+#include <asm/probes.h>
+
+/**
+ * enum a64_probe_action - what a probe does with the instruction it replaces
+ * @A64_PROBE_REFUSE: the instruction cannot be probed (-EINVAL)
+ * @A64_PROBE_SIMULATE: the BRK handler emulates it; no slot is needed
+ * @A64_PROBE_XOL: it runs unchanged from an out-of-line slot
+ */
+enum a64_probe_action {
+	A64_PROBE_REFUSE,
+	A64_PROBE_SIMULATE,
+	A64_PROBE_XOL,
+};
+
+enum a64_probe_action a64_probe_classify(u32 insn, struct arch_probe_insn *api);
+enum a64_probe_action a64_kprobe_classify(u32 *addr,
+					  struct arch_probe_insn *api);
+bool a64_probe_boostable(u32 insn);
+
+#endif /* _ARM64_KERNEL_KPROBES_DECODE_INSN_H */

@@ -1,0 +1,518 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * arm64 kprobes.
+ *
+ * Arming writes BRK #KPROBES_BRK_IMM over the probed instruction.  On a
+ * hit, kprobe_brk_handler() runs the pre_handler and then either emulates
+ * the instruction (branches and PC-relative loads, see simulate-insn.c)
+ * or resumes at an out-of-line slot holding
+ *
+ *	<the probed instruction>
+ *	BRK #KPROBES_BRK_SS_IMM
+ *
+ * with IRQ and FIQ masked, so that the CPU cannot be preempted or
+ * migrated away from its per-CPU probe state before the second BRK lands
+ * in kprobe_ss_brk_handler().  That one puts the interrupted DAIF bits
+ * back, resumes after the probed instruction and runs the post_handler.
+ * Hardware single-step is never used.
+ *
+ * When no post_handler is attached and the instruction cannot fault, the
+ * probe is "boosted": it is finished in the first handler, and the CPU
+ * resumes with its own DAIF at a second copy of the instruction followed
+ * by a direct branch back, so a hit costs one exception instead of two.
+ * The slots are allocated below the kernel image for that branch to
+ * reach.  The core reuses a slot only after an RCU-tasks grace period,
+ * so a task preempted inside a boosted slot is safe.
+ *
+ * BRK is one of the instructions the architecture lets us write over
+ * live code without stopping the other CPUs (Arm ARM, "Concurrent
+ * modification and execution of instructions"), so arming and disarming
+ * patch one word and then synchronise every CPU's instruction stream.
+ */
+#define pr_fmt(fmt) "kprobes: " fmt
+
+#include <linux/execmem.h>
+#include <linux/extable.h>
+#include <linux/ftrace.h>
+#include <linux/kprobes.h>
+#include <linux/sched/debug.h>
+#include <linux/sizes.h>
+#include <linux/smp.h>
+#include <linux/vmalloc.h>
+
+#include <asm/cacheflush.h>
+#include <asm/daifflags.h>
+#include <asm/debug-monitors.h>
+#include <asm/insn.h>
+#include <asm/patching.h>
+#include <asm/ptrace.h>
+#include <asm/sections.h>
+
+#include "decode-insn.h"
+
+/* What the out-of-line step masks, on top of the interrupted DAIF. */
+#define XOL_DAIF_MASK	(PSR_I_BIT | PSR_F_BIT)
+
+/*
+ * An out-of-line slot:
+ *	[SLOT_STEP]	the probed instruction	(entered with IRQs masked)
+ *	[SLOT_STEP_END]	BRK #KPROBES_BRK_SS_IMM
+ *	[SLOT_BOOST]	the probed instruction	(entered as the probe ends)
+ *	[SLOT_BACK]	B <probe + 4>, or BRK #KPROBES_BRK_SS_IMM when the
+ *			probe cannot be boosted
+ */
+enum { SLOT_STEP, SLOT_STEP_END, SLOT_BOOST, SLOT_BACK };
+
+static __always_inline unsigned long slot_end(const struct kprobe *p)
+{
+	return (unsigned long)(p->ainsn.api.insn + SLOT_STEP_END);
+}
+
+static __always_inline bool slot_boosted(const struct kprobe *p)
+{
+	const kprobe_opcode_t *slot = p->ainsn.api.insn;
+
+	return slot && le32_to_cpu((__force __le32)READ_ONCE(slot[SLOT_BACK])) !=
+		       BRK64_OPCODE_KPROBES_SS;
+}
+
+/**
+ * alloc_insn_page() - a page for out-of-line slots
+ *
+ * Read-only executable, and when possible just below the kernel image, so
+ * that a boosted slot reaches any kernel text with a direct branch.
+ *
+ * Return: the page, or NULL.
+ */
+void *alloc_insn_page(void)
+{
+	unsigned long end = (unsigned long)_stext;
+	unsigned long start = (unsigned long)_etext - SZ_128M + PAGE_SIZE;
+	void *page = NULL;
+
+	start = max_t(unsigned long, start, MODULES_VADDR);
+	if (!IS_ENABLED(CONFIG_KASAN) && start < end)
+		page = __vmalloc_node_range(PAGE_SIZE, PAGE_SIZE, start, end,
+					    GFP_KERNEL | __GFP_NOWARN,
+					    PAGE_KERNEL_ROX,
+					    VM_FLUSH_RESET_PERMS, NUMA_NO_NODE,
+					    __builtin_return_address(0));
+	return page ?: execmem_alloc(EXECMEM_KPROBES, PAGE_SIZE);
+}
+
+/* The last word of a slot: a branch back when the probe may be boosted. */
+static u32 slot_back(const struct kprobe *p, const kprobe_opcode_t *slot)
+{
+	unsigned long from = (unsigned long)(slot + SLOT_BACK);
+	long off = (long)p->ainsn.api.restore - (long)from;
+
+	if (!a64_probe_boostable(p->opcode) || off < -SZ_128M || off >= SZ_128M)
+		return BRK64_OPCODE_KPROBES_SS;
+	return aarch64_insn_gen_branch_imm(from, p->ainsn.api.restore,
+					   AARCH64_INSN_BRANCH_NOLINK);
+}
+
+/**
+ * arch_write_insn_slot() - fill part of an instruction slot
+ * @dst: inside a slot (read-only executable memory)
+ * @src: the instructions
+ * @len: their size in bytes, a multiple of 4
+ *
+ * Slots come from EXECMEM_KPROBES, mapped read-only on arm64: write
+ * through the text patching alias, which also cleans the D-cache and
+ * invalidates the I-cache for the range.
+ *
+ * Return: 0, or -EINVAL for a misaligned @dst or @len.
+ */
+int arch_write_insn_slot(void *dst, const void *src, size_t len)
+{
+	if (!IS_ALIGNED(len, AARCH64_INSN_SIZE) ||
+	    !aarch64_insn_copy(dst, (void *)src, len))
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * arch_adjust_kprobe_addr() - where a probe at function+offset goes
+ * @addr: start of the function
+ * @offset: offset asked for
+ * @on_func_entry: set when the result is the function's entry
+ *
+ * With dynamic ftrace the function starts with a patchable entry whose
+ * call site ftrace owns.  A probe on the function's entry goes on the
+ * first instruction after it, where the registers still hold the entry
+ * state (the ftrace call preserves them).
+ *
+ * Return: the address to probe.
+ */
+kprobe_opcode_t *arch_adjust_kprobe_addr(unsigned long addr,
+					 unsigned long offset,
+					 bool *on_func_entry)
+{
+	unsigned long fsite = ftrace_location(addr);
+	unsigned long body = fsite ? fsite + AARCH64_INSN_SIZE : addr;
+
+	if (addr + offset <= body) {
+		*on_func_entry = true;
+		return (kprobe_opcode_t *)body;
+	}
+	*on_func_entry = false;
+	return (kprobe_opcode_t *)(addr + offset);
+}
+
+/**
+ * arch_prepare_kprobe() - check and prepare the instruction at @p->addr
+ * @p: the site's probe, with a resolved address
+ *
+ * Return: 0; -EILSEQ when @p->addr is not word aligned; -EFAULT when the
+ * text cannot be read; -EINVAL when the instruction cannot be probed
+ * (see decode-insn.c); -ENOMEM when no out-of-line slot is left.
+ */
+int arch_prepare_kprobe(struct kprobe *p)
+{
+	struct arch_probe_insn *api = &p->ainsn.api;
+	kprobe_opcode_t *slot;
+	__le32 code[4];
+	int ret;
+
+	if (!IS_ALIGNED((unsigned long)p->addr, AARCH64_INSN_SIZE))
+		return -EILSEQ;
+	if (aarch64_insn_read(p->addr, &p->opcode))
+		return -EFAULT;
+
+	api->insn = NULL;
+	api->pstate_cc = NULL;
+	api->restore = (unsigned long)(p->addr + 1);
+
+	switch (a64_kprobe_classify(p->addr, api)) {
+	case A64_PROBE_SIMULATE:
+		return 0;
+	case A64_PROBE_XOL:
+		break;
+	default:
+		return -EINVAL;
+	}
+
+	slot = get_insn_slot();
+	if (!slot)
+		return -ENOMEM;
+	code[SLOT_STEP] = cpu_to_le32(p->opcode);
+	code[SLOT_STEP_END] = cpu_to_le32(BRK64_OPCODE_KPROBES_SS);
+	code[SLOT_BOOST] = cpu_to_le32(p->opcode);
+	code[SLOT_BACK] = cpu_to_le32(slot_back(p, slot));
+	ret = arch_write_insn_slot(slot, code, sizeof(code));
+	if (ret) {
+		free_insn_slot(slot, 0);
+		return ret;
+	}
+	api->insn = slot;
+	return 0;
+}
+
+/* Make every CPU refetch instructions after a text patch. */
+static void write_text_word(kprobe_opcode_t *addr, u32 insn)
+{
+	if (WARN_ON_ONCE(aarch64_insn_patch_text_nosync(addr, insn)))
+		return;
+	kick_all_cpus_sync();
+}
+
+/**
+ * arch_arm_kprobe() - put the breakpoint at @p->addr
+ * @p: a prepared probe
+ */
+void arch_arm_kprobe(struct kprobe *p)
+{
+	write_text_word(p->addr, BRK64_OPCODE_KPROBES);
+}
+
+/**
+ * arch_disarm_kprobe() - put the original instruction back at @p->addr
+ * @p: an armed probe
+ */
+void arch_disarm_kprobe(struct kprobe *p)
+{
+	write_text_word(p->addr, p->opcode);
+}
+
+/**
+ * arch_remove_kprobe() - release what arch_prepare_kprobe() took
+ * @p: a disarmed probe no CPU is handling any more
+ */
+void arch_remove_kprobe(struct kprobe *p)
+{
+	if (p->ainsn.api.insn) {
+		free_insn_slot(p->ainsn.api.insn, 0);
+		p->ainsn.api.insn = NULL;
+	}
+}
+
+/**
+ * arch_populate_kprobe_blacklist() - refuse arm64's unprobeable text
+ *
+ * The idmap and hibernation exit code runs with the MMU off or on other
+ * page tables, hyp code at EL2, the entry trampoline and kexec relocation
+ * code with the kernel unmapped: a BRK there cannot reach our handler.
+ *
+ * Return: 0 or an errno from kprobe_add_area_blacklist().
+ */
+int __init arch_populate_kprobe_blacklist(void)
+{
+	static const struct {
+		const char *start, *end;
+	} areas[] = {
+		{ __idmap_text_start, __idmap_text_end },
+		{ __hyp_idmap_text_start, __hyp_idmap_text_end },
+		{ __hyp_text_start, __hyp_text_end },
+#ifdef CONFIG_HIBERNATION
+		{ __hibernate_exit_text_start, __hibernate_exit_text_end },
+#endif
+#ifdef CONFIG_UNMAP_KERNEL_AT_EL0
+		{ __entry_tramp_text_start, __entry_tramp_text_end },
+#endif
+#ifdef CONFIG_KEXEC_CORE
+		{ __relocate_new_kernel_start, __relocate_new_kernel_end },
+#endif
+	};
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(areas); i++) {
+		if (areas[i].start == areas[i].end)
+			continue;
+		ret = kprobe_add_area_blacklist((unsigned long)areas[i].start,
+						(unsigned long)areas[i].end);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------------
+ * The hit path: BRK exceptions from EL1, interrupts masked.
+ */
+
+static void __kprobes save_outer(struct kprobe_ctlblk *kcb)
+{
+	kcb->prev.kp = kprobe_running();
+	kcb->prev.status = kcb->status;
+	kcb->prev.probe = kcb->probe;
+	kcb->prev.saved_daif = kcb->saved_daif;
+}
+
+static void __kprobes restore_outer(struct kprobe_ctlblk *kcb)
+{
+	__this_cpu_write(current_kprobe, kcb->prev.kp);
+	kcb->status = kcb->prev.status;
+	kcb->probe = kcb->prev.probe;
+	kcb->saved_daif = kcb->prev.saved_daif;
+	kcb->prev.kp = NULL;
+}
+
+/* After the instruction: post_handler, then this CPU is free again. */
+static void __kprobes step_done(struct kprobe *p, struct pt_regs *regs,
+				struct kprobe_ctlblk *kcb)
+{
+	kcb->probe = NULL;
+	if (kcb->status == KPROBE_REENTER) {
+		restore_outer(kcb);
+		return;
+	}
+	kcb->status = KPROBE_HIT_SSDONE;
+	if (p->post_handler) {
+		__this_cpu_write(current_kprobe, p);
+		p->post_handler(p, regs, 0);
+	}
+	reset_current_kprobe();
+}
+
+/*
+ * Execute the probed instruction: emulate it now, or send the CPU to the
+ * slot.  kcb->status is KPROBE_HIT_SS or KPROBE_REENTER.
+ */
+static void __kprobes step(struct kprobe *p, struct pt_regs *regs,
+			   struct kprobe_ctlblk *kcb)
+{
+	struct arch_probe_insn *api = &p->ainsn.api;
+
+	kcb->probe = p;
+	kcb->saved_daif = regs->pstate & DAIF_MASK;
+	/*
+	 * The BRK was a valid target for any branch type; whatever runs or
+	 * is emulated next starts with no branch pending.
+	 */
+	regs->pstate &= ~PSR_BTYPE_MASK;
+
+	if (api->handler) {
+		api->handler(p->opcode, (long)p->addr, regs);
+		step_done(p, regs, kcb);
+		return;
+	}
+	regs->pstate |= XOL_DAIF_MASK;
+	instruction_pointer_set(regs, (unsigned long)api->insn);
+}
+
+/*
+ * Finish the probe now and resume at the boosted copy of the instruction,
+ * when the slot has one.
+ */
+static bool __kprobes boost(struct kprobe *p, struct pt_regs *regs)
+{
+	if (!slot_boosted(p))
+		return false;
+	regs->pstate &= ~PSR_BTYPE_MASK;
+	instruction_pointer_set(regs,
+				(unsigned long)(p->ainsn.api.insn + SLOT_BOOST));
+	return true;
+}
+
+/*
+ * @p was hit while this CPU was already handling a probe.  Return false
+ * when it cannot be handled (the BRK is then reported as a bug).
+ */
+static bool __kprobes reenter(struct kprobe *p, struct pt_regs *regs,
+			      struct kprobe_ctlblk *kcb)
+{
+	/* skip the handlers, but run the instruction */
+	kprobes_inc_nmissed_count(p);
+	if (boost(p, regs))
+		return true;
+
+	switch (kcb->status) {
+	case KPROBE_HIT_ACTIVE:
+	case KPROBE_HIT_SSDONE:
+		/* from a handler: step with the interrupted probe saved */
+		save_outer(kcb);
+		__this_cpu_write(current_kprobe, p);
+		kcb->status = KPROBE_REENTER;
+		step(p, regs, kcb);
+		return true;
+	default:
+		break;
+	}
+
+	/*
+	 * Hit from the out-of-line step itself, or a second level of
+	 * reentry: an emulated instruction needs no per-CPU state, but a
+	 * second step cannot be nested.
+	 */
+	if (p->ainsn.api.handler) {
+		p->ainsn.api.handler(p->opcode, (long)p->addr, regs);
+		return true;
+	}
+	pr_emerg("unrecoverable reentry at %pS\n", p->addr);
+	dump_kprobe(p);
+	return false;
+}
+
+/**
+ * kprobe_brk_handler() - a BRK #KPROBES_BRK_IMM trapped at EL1
+ * @regs: the interrupted state
+ * @esr: the exception syndrome
+ *
+ * Return: DBG_HOOK_HANDLED, or DBG_HOOK_ERROR for a BRK that is not a
+ * probe's (the caller then reports it).
+ */
+int __kprobes kprobe_brk_handler(struct pt_regs *regs, unsigned long esr)
+{
+	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+	void *addr = (void *)instruction_pointer(regs);
+	struct kprobe *p;
+	u32 insn;
+
+	p = get_kprobe(addr);
+	if (!p) {
+		/*
+		 * The probe went away after this CPU fetched the BRK: the
+		 * original instruction is back, so run it again.
+		 */
+		if (!aarch64_insn_read(addr, &insn) &&
+		    insn != BRK64_OPCODE_KPROBES)
+			return DBG_HOOK_HANDLED;
+		return DBG_HOOK_ERROR;
+	}
+
+	if (kprobe_running())
+		return reenter(p, regs, kcb) ? DBG_HOOK_HANDLED : DBG_HOOK_ERROR;
+
+	__this_cpu_write(current_kprobe, p);
+	kcb->status = KPROBE_HIT_ACTIVE;
+	if (p->pre_handler && p->pre_handler(p, regs)) {
+		/* the handler chose where to resume */
+		reset_current_kprobe();
+		return DBG_HOOK_HANDLED;
+	}
+	if (!READ_ONCE(p->post_handler) && boost(p, regs)) {
+		reset_current_kprobe();
+		return DBG_HOOK_HANDLED;
+	}
+	kcb->status = KPROBE_HIT_SS;
+	step(p, regs, kcb);
+	return DBG_HOOK_HANDLED;
+}
+
+/**
+ * kprobe_ss_brk_handler() - the BRK ending an out-of-line step trapped
+ * @regs: the state after the copied instruction ran
+ * @esr: the exception syndrome
+ *
+ * Return: DBG_HOOK_HANDLED, or DBG_HOOK_ERROR when this CPU is not
+ * stepping a probe at that slot.
+ */
+int __kprobes kprobe_ss_brk_handler(struct pt_regs *regs, unsigned long esr)
+{
+	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+	struct kprobe *p = kcb->probe;
+
+	if (!p || !kprobe_running() ||
+	    !(kcb->status & (KPROBE_HIT_SS | KPROBE_REENTER)) ||
+	    !p->ainsn.api.insn || instruction_pointer(regs) != slot_end(p))
+		return DBG_HOOK_ERROR;
+
+	kprobe_count_step_trap();
+	regs->pstate = (regs->pstate & ~DAIF_MASK) | kcb->saved_daif;
+	instruction_pointer_set(regs, p->ainsn.api.restore);
+	step_done(p, regs, kcb);
+	return DBG_HOOK_HANDLED;
+}
+
+/**
+ * kprobe_fault_handler() - a kernel fault hit while a probe is active
+ * @regs: the state at the fault
+ * @trapnr: the fault's syndrome (ESR), passed on to the fault_handler
+ *
+ * A fault in the out-of-line copy is moved back to the probed address
+ * (where the exception tables and the fault handler expect it) after the
+ * probe's state is dropped; the instruction is then retried from there.
+ *
+ * Return: 1 when the probe's fault_handler dealt with the fault, else 0.
+ */
+int __kprobes kprobe_fault_handler(struct pt_regs *regs, int trapnr)
+{
+	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+	struct kprobe *cur = kprobe_running();
+	struct kprobe *p = kcb->probe;
+	int handled;
+
+	if ((kcb->status & (KPROBE_HIT_SS | KPROBE_REENTER)) && p &&
+	    p->ainsn.api.insn &&
+	    instruction_pointer(regs) == (unsigned long)p->ainsn.api.insn) {
+		/* the copied instruction faulted */
+		handled = kcb->status == KPROBE_HIT_SS && p->fault_handler &&
+			  p->fault_handler(p, regs, trapnr);
+		if (!handled)
+			instruction_pointer_set(regs, (unsigned long)p->addr);
+		regs->pstate = (regs->pstate & ~DAIF_MASK) | kcb->saved_daif;
+		kcb->probe = NULL;
+		if (kcb->status == KPROBE_REENTER)
+			restore_outer(kcb);
+		else
+			reset_current_kprobe();
+		return handled;
+	}
+
+	/* a fault in a handler or in an emulation: the handler may fix it */
+	if (cur && cur->fault_handler && cur->fault_handler(cur, regs, trapnr))
+		return 1;
+	return 0;
+}

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * arm64 side of kretprobes: hijacking the link register at a function's
+ * entry and the C half of the trampoline (kprobes_trampoline.S).
+ */
+#include <linux/kprobes.h>
+#include <linux/sched.h>
+#include <asm/debug-monitors.h>
+#include <asm/ptrace.h>
+
+__visible unsigned long kretprobe_arm64_return(struct pt_regs *regs);
+
+/*
+ * At the entry probe point the function has not saved its link register
+ * yet: remember it with the caller's frame pointer (which the unwinder
+ * holds when it meets the trampoline) and return to the trampoline.
+ */
+void arch_kretprobe_hijack(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	ri->ret_addr = (kprobe_opcode_t *)regs->regs[30];
+	ri->fp = (void *)regs->regs[29];
+	regs->regs[30] = (u64)kretprobe_trampoline;
+}
+
+NOKPROBE_SYMBOL(arch_kretprobe_hijack);
+
+/*
+ * Called by kretprobe_trampoline with @regs as at the function's return;
+ * x29 is the caller's frame pointer again.
+ */
+__visible unsigned long kretprobe_arm64_return(struct pt_regs *regs)
+{
+	regs->pc = (u64)kretprobe_trampoline;
+	return kretprobe_trampoline_return(regs, (void *)regs->regs[29]);
+}
+
+NOKPROBE_SYMBOL(kretprobe_arm64_return);
+
+/*
+ * Our returns never trap: a KRETPROBES_BRK_IMM breakpoint is not ours
+ * (arch/arm64/kernel/debug-monitors.c still routes it here).
+ */
+int __kprobes kretprobe_brk_handler(struct pt_regs *regs, unsigned long esr)
+{
+	return DBG_HOOK_ERROR;
+}
