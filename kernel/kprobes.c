@@ -57,6 +57,8 @@
 #include <asm/sections.h>
 #include <asm/cacheflush.h>
 
+#include "kprobes_internal.h"
+
 #define KPROBE_HASH_BITS	7
 
 /**
@@ -84,14 +86,17 @@ struct kprobe_bl_entry {
 	struct rcu_head rcu;
 };
 
-static DEFINE_MUTEX(kprobe_mutex);
+/* Serializes registration, arming and the optimizer (kprobes_internal.h) */
+DEFINE_MUTEX(kprobe_mutex);
 static struct hlist_head site_table[1 << KPROBE_HASH_BITS];
 static LIST_HEAD(gone_sites);
 static LIST_HEAD(retired_sites);
 static LIST_HEAD(kprobe_blacklist);
 static bool kprobes_all_disarmed;
 static bool kprobes_ready;
+#ifndef CONFIG_KPROBES_ON_FTRACE
 static bool kprobe_ftrace_killed;
+#endif
 
 DEFINE_PER_CPU(struct kprobe *, current_kprobe);
 EXPORT_PER_CPU_SYMBOL_GPL(current_kprobe);
@@ -149,11 +154,18 @@ NOKPROBE_SYMBOL(get_kprobe);
 static int site_pre_handler(struct kprobe *sp, struct pt_regs *regs)
 {
 	struct kprobe_site *site = to_site(sp);
-	struct kprobe *p;
+	struct kprobe *p, *jprobe = NULL;
 	int ret;
 
 	list_for_each_entry_rcu(p, &site->probes, list) {
-		if (kprobe_disabled(p) || !p->pre_handler)
+		if (kprobe_disabled(p))
+			continue;
+		/* A jprobe leaves the trap for its handler: it goes last. */
+		if (IS_ENABLED(CONFIG_JPROBES) && (p->flags & KPROBE_FLAG_JPROBE)) {
+			jprobe = p;
+			continue;
+		}
+		if (!p->pre_handler)
 			continue;
 		__this_cpu_write(current_kprobe, p);
 		ret = p->pre_handler(p, regs);
@@ -161,6 +173,10 @@ static int site_pre_handler(struct kprobe *sp, struct pt_regs *regs)
 		if (ret)
 			return 1;
 	}
+#ifdef CONFIG_JPROBES
+	if (jprobe)
+		return kprobe_jprobe_pre_handler(jprobe, regs);
+#endif
 	return 0;
 }
 
@@ -288,6 +304,7 @@ struct slot_page {
 };
 
 struct slot_cache {
+	const char *name;		/* of its pages in kallsyms and perf */
 	struct mutex lock;		/* protects pages' maps, and dying */
 	struct list_head pages;		/* RCU list of struct slot_page */
 	unsigned int slot_size;
@@ -308,6 +325,7 @@ static void slot_reaper(struct work_struct *work);
 #endif
 
 static struct slot_cache insn_slots = {
+	.name = "kprobe_insn_page",
 	.lock = __MUTEX_INITIALIZER(insn_slots.lock),
 	.pages = LIST_HEAD_INIT(insn_slots.pages),
 	.slot_size = ALIGN(KPROBE_INSN_SLOT_SIZE, sizeof(long)),
@@ -315,6 +333,23 @@ static struct slot_cache insn_slots = {
 	.dying = LIST_HEAD_INIT(insn_slots.dying),
 	.reaper = __WORK_INITIALIZER(insn_slots.reaper, slot_reaper),
 };
+
+#ifdef CONFIG_OPTPROBES
+#ifndef KPROBE_OPTINSN_SLOT_SIZE
+#define KPROBE_OPTINSN_SLOT_SIZE	256
+#endif
+
+/* Detour buffers of optimized probes: their own pages and kallsyms name. */
+static struct slot_cache optinsn_slots = {
+	.name = "kprobe_optinsn_page",
+	.lock = __MUTEX_INITIALIZER(optinsn_slots.lock),
+	.pages = LIST_HEAD_INIT(optinsn_slots.pages),
+	.slot_size = ALIGN(KPROBE_OPTINSN_SLOT_SIZE, sizeof(long)),
+	.nr_slots = PAGE_SIZE / ALIGN(KPROBE_OPTINSN_SLOT_SIZE, sizeof(long)),
+	.dying = LIST_HEAD_INIT(optinsn_slots.dying),
+	.reaper = __WORK_INITIALIZER(optinsn_slots.reaper, slot_reaper),
+};
+#endif
 
 /**
  * alloc_insn_page() - one page of executable memory for slots
@@ -376,7 +411,7 @@ static kprobe_opcode_t *slot_alloc(struct slot_cache *c)
 	}
 	list_add_rcu(&sp->list, &c->pages);
 	perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL, (unsigned long)sp->base,
-			   PAGE_SIZE, false, "kprobe_insn_page");
+			   PAGE_SIZE, false, c->name);
 	i = 0;
 found:
 	__set_bit(i, sp->map);
@@ -445,7 +480,7 @@ static void slot_reaper(struct work_struct *work)
 	list_for_each_entry_safe(sp, sptmp, &empty, list) {
 		perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL,
 				   (unsigned long)sp->base, PAGE_SIZE, true,
-				   "kprobe_insn_page");
+				   c->name);
 		free_insn_page(sp->base);
 		kfree(sp);
 	}
@@ -498,32 +533,82 @@ bool is_kprobe_insn_slot(unsigned long addr)
 	return slot_in_cache(&insn_slots, addr);
 }
 
+#ifdef CONFIG_OPTPROBES
 /**
- * kprobe_get_kallsym() - the instruction slot pages, as kallsyms entries
+ * get_optinsn_slot() - a detour buffer of KPROBE_OPTINSN_SLOT_SIZE bytes
+ *
+ * Return: the slot, in executable memory near the kernel text, or NULL.
+ */
+kprobe_opcode_t *get_optinsn_slot(void)
+{
+	return slot_alloc(&optinsn_slots);
+}
+
+/**
+ * free_optinsn_slot() - give back a slot from get_optinsn_slot()
+ * @slot: the slot (reused only after an RCU-tasks grace period)
+ */
+void free_optinsn_slot(kprobe_opcode_t *slot)
+{
+	if (slot)
+		slot_free(&optinsn_slots, slot);
+}
+
+/**
+ * is_kprobe_optinsn_slot() - is an address in an optimized probe's buffer
+ * @addr: the address
+ *
+ * Safe in any context (RCU).
+ *
+ * Return: true when @addr is in a page of detour buffers.
+ */
+bool is_kprobe_optinsn_slot(unsigned long addr)
+{
+	return slot_in_cache(&optinsn_slots, addr);
+}
+#endif
+
+/* The @symnum-th page of @c, as a kallsyms entry; else how many it has. */
+static int slot_kallsym(struct slot_cache *c, unsigned int *symnum,
+			unsigned long *value, char *type, char *sym)
+{
+	struct slot_page *sp;
+	int ret = -ERANGE;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(sp, &c->pages, list) {
+		if ((*symnum)--)
+			continue;
+		*value = (unsigned long)sp->base;
+		*type = 't';
+		strscpy(sym, c->name, KSYM_NAME_LEN);
+		ret = 0;
+		break;
+	}
+	rcu_read_unlock();
+	return ret;
+}
+
+/**
+ * kprobe_get_kallsym() - the slot pages, as kallsyms entries
  * @symnum: index of the entry wanted
  * @value: its address
  * @type: its type ('t')
- * @sym: its name (KSYM_NAME_LEN bytes)
+ * @sym: its name (KSYM_NAME_LEN bytes): kprobe_insn_page, or
+ *	kprobe_optinsn_page for detour buffers
  *
  * Return: 0, or -ERANGE past the last page.
  */
 int kprobe_get_kallsym(unsigned int symnum, unsigned long *value, char *type,
 		       char *sym)
 {
-	struct slot_page *sp;
-	int ret = -ERANGE;
+	int ret;
 
-	rcu_read_lock();
-	list_for_each_entry_rcu(sp, &insn_slots.pages, list) {
-		if (symnum--)
-			continue;
-		*value = (unsigned long)sp->base;
-		*type = 't';
-		strscpy(sym, "kprobe_insn_page", KSYM_NAME_LEN);
-		ret = 0;
-		break;
-	}
-	rcu_read_unlock();
+	ret = slot_kallsym(&insn_slots, &symnum, value, type, sym);
+#ifdef CONFIG_OPTPROBES
+	if (ret)
+		ret = slot_kallsym(&optinsn_slots, &symnum, value, type, sym);
+#endif
 	return ret;
 }
 
@@ -697,8 +782,21 @@ static void blacklist_module_del(struct module *mod)
  * Arming (kprobe_mutex held)
  */
 
-static void site_write(struct kprobe_site *site, bool arm)
+static int site_write(struct kprobe_site *site, bool arm)
 {
+	int ret;
+
+	if (kprobe_ftrace(&site->kp)) {
+		/* ftrace takes text_mutex itself */
+		ret = arm ? kprobe_ftrace_arm(&site->kp) :
+			    kprobe_ftrace_disarm(&site->kp);
+		if (ret)
+			return ret;
+		site->armed = arm;
+		return 0;
+	}
+	if (!arm)
+		kprobe_opt_disarm(&site->kp);	/* the jump goes first */
 	cpus_read_lock();
 	mutex_lock(&text_mutex);
 	if (arm)
@@ -708,6 +806,7 @@ static void site_write(struct kprobe_site *site, bool arm)
 	mutex_unlock(&text_mutex);
 	cpus_read_unlock();
 	site->armed = arm;
+	return 0;
 }
 
 static bool site_has_enabled(struct kprobe_site *site)
@@ -723,16 +822,22 @@ static bool site_has_enabled(struct kprobe_site *site)
 /*
  * Bring a site in line with its probes: the aggregated post_handler exists
  * only when some probe has one (so the others keep the fast path), and the
- * breakpoint is armed when some probe is enabled and arming is on.
+ * breakpoint is armed when some probe is enabled and arming is on.  Then
+ * the optimizer decides whether the breakpoint becomes a jump.  Returns
+ * the error of arming (only ftrace-based sites can fail).
  */
-static void site_update(struct kprobe_site *site)
+static int site_update(struct kprobe_site *site)
 {
 	struct kprobe *p;
-	bool post = false, want;
+	bool post = false, jprobe = false, want;
+	int ret = 0;
 
-	list_for_each_entry(p, &site->probes, list)
+	list_for_each_entry(p, &site->probes, list) {
 		if (p->post_handler)
 			post = true;
+		if (p->flags & KPROBE_FLAG_JPROBE)
+			jprobe = true;
+	}
 	WRITE_ONCE(site->kp.post_handler, post ? site_post_handler : NULL);
 
 	want = site_has_enabled(site);
@@ -742,7 +847,9 @@ static void site_update(struct kprobe_site *site)
 		site->kp.flags |= KPROBE_FLAG_DISABLED;
 	want = want && !kprobes_all_disarmed && !kprobe_gone(&site->kp);
 	if (want != site->armed)
-		site_write(site, want);
+		ret = site_write(site, want);
+	kprobe_opt_update(&site->kp, site->armed && !jprobe);
+	return ret;
 }
 
 /* ---------------------------------------------------------------------
@@ -780,7 +887,7 @@ kprobe_opcode_t * __weak arch_adjust_kprobe_addr(unsigned long addr,
 static kprobe_opcode_t *resolve_addr(kprobe_opcode_t *addr, const char *sym,
 				     unsigned long offset, bool *on_entry)
 {
-	unsigned long where, size, off;
+	unsigned long start, size, off;
 
 	*on_entry = false;
 	if (!addr == !sym)
@@ -790,10 +897,14 @@ static kprobe_opcode_t *resolve_addr(kprobe_opcode_t *addr, const char *sym,
 		if (!addr)
 			return ERR_PTR(-ENOENT);
 	}
-	where = (unsigned long)addr + offset;
-	if (!kallsyms_lookup_size_offset(where, &size, &off))
-		return ERR_PTR(-ENOENT);
-	return arch_adjust_kprobe_addr(where - off, off, on_entry);
+	/* No symbol covers it (a user address, a hole): not kernel text. */
+	if (!kallsyms_lookup_size_offset((unsigned long)addr, &size, &off))
+		return ERR_PTR(-EINVAL);
+	/* The offset must stay inside the function it is counted from. */
+	if (offset >= size - off)
+		return ERR_PTR(-EINVAL);
+	start = (unsigned long)addr - off;
+	return arch_adjust_kprobe_addr(start, off + offset, on_entry);
 }
 
 /**
@@ -818,6 +929,28 @@ int kprobe_on_func_entry(kprobe_opcode_t *addr, const char *sym,
 }
 
 /*
+ * 1 when @addr is an ftrace site a probe goes through ftrace for, 0 when
+ * it is no ftrace site, or an errno: -EBUSY (no kprobes on ftrace, or
+ * ftrace killed), -EILSEQ (inside the site's call).
+ */
+static int kprobe_ftrace_site(unsigned long addr)
+{
+	unsigned long loc = ftrace_location_range(addr, addr);
+
+	if (!loc)
+		return 0;
+	if (!IS_ENABLED(CONFIG_KPROBES_ON_FTRACE))
+		return -EBUSY;
+	if (loc != addr)
+		return -EILSEQ;
+#ifdef CONFIG_KPROBES_ON_FTRACE
+	if (kprobe_ftrace_killed())
+		return -EBUSY;
+#endif
+	return 1;
+}
+
+/*
  * Is @addr somewhere a breakpoint may go?  On success with a module
  * address, *@modp holds a reference the caller drops after registering.
  */
@@ -834,9 +967,11 @@ static int check_location(unsigned long addr, struct module **modp)
 	if (jump_label_text_reserved((void *)addr, (void *)addr) ||
 	    static_call_text_reserved((void *)addr, (void *)addr))
 		return -EBUSY;
-	/* Kprobes on ftrace sites are not supported yet: see arch adjust. */
-	if (ftrace_location(addr))
-		return -EBUSY;
+	/* An ftrace site is probed through ftrace, at its first byte. */
+	ret = kprobe_ftrace_site(addr);
+	if (ret < 0)
+		return ret;
+	ret = 0;
 
 	preempt_disable();
 	mod = __module_text_address(addr);
@@ -897,7 +1032,12 @@ static struct kprobe_site *site_create(struct kprobe *p)
 	site->kp.flags = p->flags & (KPROBE_FLAG_ON_FUNC_ENTRY |
 				     KPROBE_FLAG_DISABLED);
 
-	ret = arch_prepare_kprobe(&site->kp);
+	if (kprobe_ftrace_site((unsigned long)p->addr) > 0) {
+		site->kp.flags |= KPROBE_FLAG_FTRACE;
+		ret = kprobe_ftrace_prepare(&site->kp);
+	} else {
+		ret = arch_prepare_kprobe(&site->kp);
+	}
 	if (ret) {
 		kfree(site);
 		return ERR_PTR(ret);
@@ -905,23 +1045,52 @@ static struct kprobe_site *site_create(struct kprobe *p)
 	return site;
 }
 
+static bool site_has_jprobe(struct kprobe_site *site)
+{
+	struct kprobe *q;
+
+	list_for_each_entry(q, &site->probes, list)
+		if (q->flags & KPROBE_FLAG_JPROBE)
+			return true;
+	return false;
+}
+
 static int __register_kprobe(struct kprobe *p)
 {
 	struct kprobe_site *site;
 	struct kprobe *sp;
+	int ret;
 
 	sp = get_kprobe(p->addr);
 	if (sp) {
 		site = to_site(sp);
+		if ((p->flags & KPROBE_FLAG_JPROBE) && site_has_jprobe(site))
+			return -EBUSY;
 	} else {
+		/* A jump over @addr would hide it: back to a breakpoint. */
+		kprobe_opt_new_site(p->addr);
 		site = site_create(p);
 		if (IS_ERR(site))
 			return PTR_ERR(site);
 		hlist_add_head_rcu(&site->kp.hlist, site_bucket(p->addr));
 	}
 	list_add_tail_rcu(&p->list, &site->probes);
-	site_update(site);
-	return 0;
+	ret = site_update(site);
+	if (!ret)
+		return 0;
+	/* Arming failed (ftrace): as if @p had never come. */
+	list_del_rcu(&p->list);
+	if (sp) {
+		site_update(site);
+		synchronize_rcu();
+		return ret;
+	}
+	hlist_del_rcu(&site->kp.hlist);
+	synchronize_rcu();
+	kprobe_opt_release(&site->kp);
+	arch_remove_kprobe(&site->kp);
+	kfree(site);
+	return ret;
 }
 
 /**
@@ -931,10 +1100,11 @@ static int __register_kprobe(struct kprobe *p)
  * Set KPROBE_FLAG_DISABLED in @p->flags to register without arming.
  *
  * Return: 0, or -EINVAL (bad location, both or neither of @addr and
- * @symbol_name, blacklisted, not text, already registered, instruction
- * cannot be probed), -ENOENT (unknown symbol, module going away), -EILSEQ
- * (not an instruction boundary), -EBUSY (jump label, static call or ftrace
- * site), -ENOMEM, -EAGAIN (too early in boot).
+ * @symbol_name, @offset past the end of the function, blacklisted, not
+ * text, already registered, instruction cannot be probed), -ENOENT
+ * (unknown symbol, module going away), -EILSEQ (not an instruction
+ * boundary), -EBUSY (jump label, static call or alternatives site, a
+ * second jprobe on a function), -ENOMEM, -EAGAIN (too early in boot).
  */
 int register_kprobe(struct kprobe *p)
 {
@@ -1004,6 +1174,7 @@ void kprobe_unregister_begin(struct kprobe *p)
 		list_del(&site->node);
 	else
 		hlist_del_rcu(&site->kp.hlist);
+	kprobe_opt_retire(&site->kp);
 	site->owner = p;
 	list_add(&site->node, &retired_sites);
 out:
@@ -1026,6 +1197,7 @@ void kprobe_unregister_end(struct kprobe *p)
 		if (site->owner != p)
 			continue;
 		list_del(&site->node);
+		kprobe_opt_release(&site->kp);
 		arch_remove_kprobe(&site->kp);
 		kfree(site);
 		break;
@@ -1137,7 +1309,11 @@ int enable_kprobe(struct kprobe *kp)
 		goto out;
 	}
 	kp->flags &= ~KPROBE_FLAG_DISABLED;
-	site_update(site);
+	ret = site_update(site);
+	if (ret) {
+		kp->flags |= KPROBE_FLAG_DISABLED;
+		site_update(site);
+	}
 out:
 	mutex_unlock(&kprobe_mutex);
 	return ret;
@@ -1157,7 +1333,10 @@ static void site_kill(struct kprobe_site *site)
 	list_for_each_entry(p, &site->probes, list)
 		p->flags |= KPROBE_FLAG_GONE;
 	/* The text is being freed: nothing to restore, nobody runs it. */
+	if (site->armed && kprobe_ftrace(&site->kp))
+		site_write(site, false);	/* leave ftrace's filter */
 	site->armed = false;
+	kprobe_opt_gone(&site->kp);
 	hlist_del_rcu(&site->kp.hlist);
 	list_add(&site->node, &gone_sites);
 }
@@ -1227,33 +1406,13 @@ static struct notifier_block kprobes_module_nb = {
 	.priority = 0,
 };
 
+#ifndef CONFIG_KPROBES_ON_FTRACE
 /**
  * kprobe_ftrace_kill() - ftrace hit a fatal error: stop using it
  */
 void kprobe_ftrace_kill(void)
 {
 	WRITE_ONCE(kprobe_ftrace_killed, true);
-}
-
-#ifdef CONFIG_OPTPROBES
-/**
- * is_kprobe_optinsn_slot() - is an address in an optimized probe's buffer
- * @addr: the address
- *
- * Return: false until jump optimization provides its own.
- */
-bool __weak is_kprobe_optinsn_slot(unsigned long addr)
-{
-	return false;
-}
-
-/**
- * wait_for_kprobe_optimizer() - wait until queued (un)optimizations are done
- *
- * A no-op until jump optimization provides its own.
- */
-void __weak wait_for_kprobe_optimizer(void)
-{
 }
 #endif
 

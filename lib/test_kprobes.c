@@ -241,6 +241,27 @@ static void kpt_errors(struct kunit *test)
 	memset(&kp, 0, sizeof(kp));
 	kp.addr = (kprobe_opcode_t *)&kpt_data;
 	KUNIT_EXPECT_EQ(test, register_kprobe(&kp), -EINVAL);
+	/* a user address */
+	memset(&kp, 0, sizeof(kp));
+	kp.addr = (kprobe_opcode_t *)0x10000UL;
+	KUNIT_EXPECT_EQ(test, register_kprobe(&kp), -EINVAL);
+	/* an offset past the end of the function */
+	KUNIT_ASSERT_TRUE(test, kallsyms_lookup_size_offset((unsigned long)kpt_target1,
+							    &end, &off));
+	memset(&kp, 0, sizeof(kp));
+	kp.symbol_name = "kpt_target1";
+	kp.offset = end;
+	KUNIT_EXPECT_EQ(test, register_kprobe(&kp), -EINVAL);
+	memset(&kp, 0, sizeof(kp));
+	kp.addr = (kprobe_opcode_t *)kpt_target1;
+	kp.offset = end + 16;
+	KUNIT_EXPECT_EQ(test, register_kprobe(&kp), -EINVAL);
+	/* unregistering a probe that was never registered changes nothing */
+	memset(&kp, 0, sizeof(kp));
+	kp.addr = (kprobe_opcode_t *)kpt_target1;
+	unregister_kprobe(&kp);
+	KUNIT_EXPECT_EQ(test, register_kprobe(&kp), 0);
+	unregister_kprobe(&kp);
 	/* twice */
 	memset(&kp, 0, sizeof(kp));
 	kp.addr = (kprobe_opcode_t *)kpt_target1;
@@ -865,12 +886,16 @@ static void kpt_x86_refused(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, (unsigned long)kp.addr, kpt_entry("kpt_x86_bad"));
 	unregister_kprobe(&kp);
 
-	/* a function's symbol lands after its ENDBR and fentry call */
+	/*
+	 * a function's symbol lands after its ENDBR, on its ftrace site with
+	 * kprobes on ftrace, else after the fentry call
+	 */
 	memset(&kp, 0, sizeof(kp));
 	kp.symbol_name = "kpt_target1";
 	KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
 	entry = kpt_entry("kpt_target1");
-	if (ftrace_location(entry) == entry)
+	if (ftrace_location(entry) == entry &&
+	    !IS_ENABLED(CONFIG_KPROBES_ON_FTRACE))
 		entry += MCOUNT_INSN_SIZE;
 	KUNIT_EXPECT_EQ(test, (unsigned long)kp.addr, entry);
 	KUNIT_EXPECT_TRUE(test, kallsyms_lookup_size_offset(entry, &size, &off));

@@ -672,16 +672,15 @@ static void krt_test_stacktrace_nested(struct kunit *test)
 
 /* ---- every CPU at once ---- */
 
-static atomic_t krt_hot_ready;
+static DECLARE_COMPLETION(krt_hot_go);
 static atomic_t krt_hot_bad_results;
 
 static int krt_hot_fn(void *arg)
 {
 	int i;
 
-	atomic_dec(&krt_hot_ready);
-	while (atomic_read(&krt_hot_ready) > 0)
-		cpu_relax();
+	/* Sleep, not spin: a spinner can starve the threads not yet woken. */
+	wait_for_completion(&krt_hot_go);
 	for (i = 0; i < KRT_HOT_CALLS; i++) {
 		if (krt_add_p(i) != i + 17)
 			atomic_inc(&krt_hot_bad_results);
@@ -700,7 +699,7 @@ static void krt_test_hot_all_cpus(struct kunit *test)
 	tasks = kunit_kcalloc(test, nr_cpu_ids, sizeof(*tasks), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, tasks);
 	krt_init(&rp, krt_add, krt_entry, krt_add_ret, 0);
-	atomic_set(&krt_hot_ready, nr);
+	reinit_completion(&krt_hot_go);
 	atomic_set(&krt_hot_bad_results, 0);
 	KUNIT_ASSERT_EQ(test, register_kretprobe(&rp), 0);
 
@@ -708,7 +707,6 @@ static void krt_test_hot_all_cpus(struct kunit *test)
 	for_each_online_cpu(cpu) {
 		tasks[cpu] = kthread_create(krt_hot_fn, NULL, "krt_hot/%d", cpu);
 		if (IS_ERR(tasks[cpu])) {
-			atomic_dec(&krt_hot_ready);
 			tasks[cpu] = NULL;
 			continue;
 		}
@@ -718,6 +716,8 @@ static void krt_test_hot_all_cpus(struct kunit *test)
 		n++;
 	}
 	cpus_read_unlock();
+	/* Every thread is bound and waiting: release them all at once. */
+	complete_all(&krt_hot_go);
 	for_each_possible_cpu(cpu) {
 		if (!tasks[cpu])
 			continue;

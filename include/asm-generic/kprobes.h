@@ -16,18 +16,18 @@
 
 #ifdef CONFIG_KPROBES
 /* One word per blacklisted function: its address, read at boot/load. */
-#define __NOKPROBE_SYMBOL(fn)						\
+# define __NOKPROBE_SYMBOL(fn)						\
 	static unsigned long __used __section("_kprobe_blacklist")	\
 		__kprobe_nokprobe_##fn = (unsigned long)fn;
-#define __kprobes		notrace __section(".kprobes.text")
-#define nokprobe_inline		__always_inline
+# define __kprobes		notrace __section(".kprobes.text")
+# define nokprobe_inline		__always_inline
 #else
-#define __NOKPROBE_SYMBOL(fn)
-#define __kprobes
-#define nokprobe_inline		inline
+# define __NOKPROBE_SYMBOL(fn)
+# define __kprobes
+# define nokprobe_inline		inline
 #endif
 
-#define NOKPROBE_SYMBOL(fn)	__NOKPROBE_SYMBOL(fn)
+# define NOKPROBE_SYMBOL(fn)	__NOKPROBE_SYMBOL(fn)
 
 #endif /* __KERNEL__ && !__ASSEMBLY__ */
 

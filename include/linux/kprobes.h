@@ -199,9 +199,10 @@ struct task_struct;
 
 /*
  * Jump probes (struct jprobe, register_jprobe() ...) come from their own
- * header too, once they land; their entry probe is a struct kprobe with
- * KPROBE_FLAG_JPROBE set.
+ * header too; their entry probe is a struct kprobe with KPROBE_FLAG_JPROBE
+ * set.
  */
+#include <linux/jprobes.h>
 
 /* ---------------------------------------------------------------------
  * 2. Public API
@@ -481,6 +482,107 @@ kprobe_opcode_t *get_insn_slot(void);
 void free_insn_slot(kprobe_opcode_t *slot, int dirty);
 
 void kprobes_inc_nmissed_count(struct kprobe *p);
+
+#ifdef CONFIG_KPROBES_ON_FTRACE
+/*
+ * Kprobes on ftrace: a probe on a function's ftrace site (the address
+ * ftrace_location() reports) is armed by adding the site to an ftrace_ops
+ * with SAVE_REGS and IPMODIFY, never with a breakpoint; the site's probe
+ * has KPROBE_FLAG_FTRACE.  The arch provides:
+ *
+ * int arch_prepare_kprobe_ftrace(struct kprobe *p)
+ *	instead of arch_prepare_kprobe() for such a site (no text is read
+ *	or copied).
+ * void kprobe_ftrace_handler(ip, parent_ip, ops, fregs)
+ *	the ftrace_ops callback: like the breakpoint trap it runs the
+ *	site's pre_handler with regs->ip == the probed address, then (when
+ *	it returns 0) moves regs->ip past the fentry call and runs the
+ *	post_handler; a pre_handler that returns nonzero keeps the regs->ip
+ *	it set, and ftrace returns there.  It does nothing once
+ *	kprobe_ftrace_killed().
+ */
+int arch_prepare_kprobe_ftrace(struct kprobe *p);
+void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
+			   struct ftrace_ops *ops, struct ftrace_regs *fregs);
+bool kprobe_ftrace_killed(void);
+#endif
+
+#ifdef CONFIG_OPTPROBES
+/*
+ * Jump optimization.  A probe is armed with a breakpoint first; the
+ * optimizer (kernel/kprobes_opt.c) then asks the arch to replace the
+ * probed region with a jump to a detour buffer.  The generic code owns
+ * the state and the queue, the arch the text and the buffer:
+ *
+ * int arch_prepare_optimized_kprobe(struct optimized_kprobe *op)
+ *	kprobe_mutex held, the site armed with its breakpoint.  Check that
+ *	the region at op->kp->addr can be replaced (one function, no jump
+ *	into it, relocatable instructions) and build the detour buffer
+ *	(get_optinsn_slot()).  Errno when the probe cannot be optimized.
+ *	From then on the arch's breakpoint path sends hits of a probe
+ *	whose op->state is KPROBE_OPT_QUEUED or KPROBE_OPT_OPTIMIZED (and
+ *	that has no post_handler) through the detour buffer's copy of the
+ *	region: no task enters the region's tail once it is queued.
+ * int arch_check_optimized_kprobe(struct optimized_kprobe *op)
+ *	0 when no other probe lies inside the region (checked each time
+ *	the probe is to be queued).
+ * bool arch_within_optimized_kprobe(struct optimized_kprobe *op,
+ *		unsigned long addr)
+ *	@addr is inside the region, past its first byte.
+ * void arch_optimize_kprobes(struct list_head *ops)
+ * void arch_unoptimize_kprobes(struct list_head *ops)
+ *	kprobe_mutex, cpus_read_lock() and text_mutex held; the ops are
+ *	linked by op->queue.  Write (restore) the jumps of every op in one
+ *	batch and set (clear) KPROBE_FLAG_OPTIMIZED on op->kp.  Optimizing
+ *	is called an RCU-tasks grace period after the ops were queued.
+ *	Unoptimizing a GONE probe must not touch the text.
+ * void arch_remove_optimized_kprobe(struct optimized_kprobe *op)
+ *	kprobe_mutex held; release the buffer (free_optinsn_slot()).  The
+ *	op itself is freed after an RCU-tasks grace period.
+ */
+enum kprobe_opt_state {
+	KPROBE_OPT_REFUSED = -1,	/* the arch cannot optimize it */
+	KPROBE_OPT_IDLE,		/* prepared, armed as a breakpoint */
+	KPROBE_OPT_QUEUED,		/* waiting for the optimizer */
+	KPROBE_OPT_OPTIMIZED,		/* the jump is in the text */
+};
+
+/**
+ * struct optimized_kprobe - jump optimization state of one site
+ * @kp: the site's probe
+ * @state: an enum kprobe_opt_state (read locklessly by the hit path)
+ * @retired: the site is being unregistered: the detour must not call
+ *	into @kp any more (read by the hit path)
+ * @allowed: the core allows optimizing (armed, no jprobe ...)
+ * @err: why the arch refused (KPROBE_OPT_REFUSED)
+ * @list: in the optimizer's list of all ops
+ * @queue: on the optimizer's queue or a batch being (un)optimized
+ * @rcu: freeing after RCU-tasks
+ * @optinsn: the arch's part (detour buffer, saved bytes)
+ */
+struct optimized_kprobe {
+	struct kprobe *kp;
+	int state;
+	bool retired;
+	bool allowed;
+	int err;
+	struct list_head list;
+	struct list_head queue;
+	struct rcu_head rcu;
+	struct arch_optimized_insn optinsn;
+};
+
+int arch_prepare_optimized_kprobe(struct optimized_kprobe *op);
+int arch_check_optimized_kprobe(struct optimized_kprobe *op);
+bool arch_within_optimized_kprobe(struct optimized_kprobe *op,
+				  unsigned long addr);
+void arch_optimize_kprobes(struct list_head *ops);
+void arch_unoptimize_kprobes(struct list_head *ops);
+void arch_remove_optimized_kprobe(struct optimized_kprobe *op);
+
+kprobe_opcode_t *get_optinsn_slot(void);
+void free_optinsn_slot(kprobe_opcode_t *slot);
+#endif /* CONFIG_OPTPROBES */
 
 /*
  * Statistics for tests: an arch calls kprobe_count_step_trap() each time

@@ -49,8 +49,12 @@ if [ "$fl" = ours ]; then
 			case $p in */0000-cover-letter.patch) continue ;; esac
 			n=$(basename "$p" .patch)
 			# FILE_PATH_CHANGES: MAINTAINERS is updated by its own patch.
-			if out=$("$KP_BASE/scripts/checkpatch.pl" --strict --no-tree --no-summary \
-				--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG -q "$p" 2>&1); [ -z "$out" ]; then
+			# Less the reports tools/testing/kprobes/checkpatch-allow
+			# accepts, each for a stated reason.
+			out=$("$KP_BASE/scripts/checkpatch.pl" --strict --no-tree --no-summary \
+				--show-types --ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG \
+				-q "$p" 2>&1 | python3 "$KP_TOOLS/checkpatch-filter.py")
+			if [ -z "$out" ]; then
 				say "CHECKPATCH $n PASS"
 			else
 				echo "$out" | head -30 | sed 's/^/  /'

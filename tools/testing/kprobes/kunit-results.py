@@ -15,46 +15,63 @@ BAD = re.compile(r'(BUG:|WARNING:|Oops|Kernel panic|general protection|'
 
 
 def main(path):
-    lines = open(path, errors='replace').read().splitlines()
-    stack = []          # names of suites being run, innermost last
+    text = open(path, errors='replace').read()
+    lines = text.splitlines()
+    stack = []          # suite (and parameterised case) names, outermost first
     results = []
     bad = []
-    plans = {}
+    plans = {}          # suite path -> cases announced by its "1..N"
+    seen = {}           # suite path -> result lines seen at its level
+    done = set()        # suites whose own "ok N name" line came
+    top_plan = None
     for raw in lines:
         line = re.sub(r'^\[[ 0-9.]+\] ', '', raw)
         if BAD.search(line):
             bad.append(line.strip())
         s = line.lstrip()
-        indent = len(line) - len(s)
+        depth = (len(line) - len(s)) // 4
         m = re.match(r'# Subtest: (\S+)', s)
         if m:
-            depth = indent // 4
-            del stack[depth:]
+            # a suite at depth 1, a parameterised case at depth 2 ...
+            del stack[max(depth - 1, 0):]
             stack.append(m.group(1))
             continue
-        m = re.match(r'(not ok|ok) (\d+) (\S+)(.*)', s)
+        m = re.match(r'1\.\.(\d+)$', s)
         if m:
-            depth = indent // 4
-            status = 'PASS' if m.group(1) == 'ok' else 'FAIL'
-            if '# SKIP' in m.group(4):
-                status = 'SKIP'
             if depth == 0:
-                # a whole suite: its cases were reported already
-                if stack and stack[0] == m.group(3):
-                    plans[m.group(3)] = status
-                continue
-            name = '.'.join(stack[:depth] + [m.group(3)])
-            results.append((name, status, depth))
-    # Only leaves: drop parameterised parents whose children we have.
-    leaves = []
-    names = [r[0] for r in results]
-    for name, status, depth in results:
-        if any(n.startswith(name + '.') for n in names):
+                top_plan = int(m.group(1))
+            elif stack:
+                plans['.'.join(stack[:depth])] = int(m.group(1))
             continue
-        leaves.append((name, status))
+        m = re.match(r'(not ok|ok) (\d+) (\S+)(.*)', s)
+        if not m:
+            continue
+        status = 'PASS' if m.group(1) == 'ok' else 'FAIL'
+        if '# SKIP' in m.group(4):
+            status = 'SKIP'
+        if depth == 0:
+            done.add(m.group(3))
+            continue
+        parent = '.'.join(stack[:depth])
+        seen[parent] = seen.get(parent, 0) + 1
+        results.append(('.'.join(stack[:depth] + [m.group(3)]), status))
+    # Only leaves: drop parameterised parents whose children we have.
+    names = [r[0] for r in results]
+    leaves = [(n, st) for n, st in results
+              if not any(o.startswith(n + '.') for o in names)]
     for name, status in leaves:
         print('KUNIT %s %s' % (name, status))
-    failed = sum(1 for _, s in leaves if s == 'FAIL')
+    failed = sum(1 for _, st in leaves if st == 'FAIL')
+    # A case that never reported (a hang, a crash) fails its suite.
+    for suite, n in plans.items():
+        if seen.get(suite, 0) < n:
+            print('KUNIT %s.incomplete FAIL (%d of %d cases reported)' %
+                  (suite, seen.get(suite, 0), n))
+            failed += 1
+    if top_plan is not None and len(done) < top_plan:
+        print('KUNIT suites-incomplete FAIL (%d of %d suites finished)' %
+              (len(done), top_plan))
+        failed += 1
     for b in bad[:20]:
         print('KUNIT-KERNEL-REPORT %s' % b)
     if bad:
@@ -62,10 +79,6 @@ def main(path):
         failed += 1
     if not leaves:
         print('KUNIT no-tests-ran FAIL')
-        return 1
-    if 'Testing complete.' not in open(path, errors='replace').read() and \
-       not any('kunit_shutdown' in l or 'reboot: ' in l for l in lines):
-        print('KUNIT run-incomplete FAIL')
         return 1
     return 1 if failed else 0
 

@@ -38,6 +38,7 @@ typedef u8 kprobe_opcode_t;
 
 struct kprobe;
 struct pt_regs;
+struct optimized_kprobe;
 
 /**
  * enum kprobe_x86_kind - how the probed instruction is executed
@@ -93,7 +94,50 @@ struct arch_specific_insn {
 	u8 sib;
 	u8 rex;
 	s32 disp;
+#ifdef CONFIG_OPTPROBES
+	struct optimized_kprobe *op;
+#endif
 };
+
+#ifdef CONFIG_OPTPROBES
+/*
+ * Jump optimization (arch/x86/kernel/kprobes/opt.c).  The first bytes of
+ * the region are replaced by a jmp rel32 into the probe's detour buffer:
+ *
+ *   +KPROBE_OPT_OP     the struct optimized_kprobe (data)
+ *   +KPROBE_OPT_ADDR   the probed address (data)
+ *   +KPROBE_OPT_ENTRY  call kprobe_opt_trampoline   <- the jmp lands here
+ *   +KPROBE_OPT_COPY   the region's instructions, relocated
+ *                      jmp to the end of the region
+ *
+ * The trampoline finds the buffer from its return address; it saves a
+ * struct pt_regs, runs the site's handlers, restores and returns to the
+ * copy, or to the ip a pre_handler set when it returned nonzero.
+ */
+#define KPROBE_OPTINSN_SLOT_SIZE	64
+#define KPROBE_OPT_OP			0
+#define KPROBE_OPT_ADDR			8
+#define KPROBE_OPT_ENTRY		16
+#define KPROBE_OPT_COPY			(KPROBE_OPT_ENTRY + CALL_INSN_SIZE)
+
+/**
+ * struct arch_optimized_insn - x86 part of an optimized probe
+ * @detour: the detour buffer (an optinsn slot)
+ * @len: bytes of the region (whole instructions, at least a jmp rel32)
+ * @orig: the original bytes the jmp replaces (orig[0] is the opcode
+ *	under the breakpoint)
+ * @node: in the list of probes whose jmp is in the text
+ */
+struct arch_optimized_insn {
+	kprobe_opcode_t *detour;
+	u8 len;
+	u8 orig[JMP32_INSN_SIZE];
+	struct list_head node;
+};
+
+void kprobe_opt_fix_text(u8 *buf, unsigned long addr, size_t len);
+__visible void kprobe_opt_x86_callback(struct pt_regs *regs);
+#endif
 
 /*
  * Per-CPU control block.  @status is one of the KPROBE_* states of
@@ -117,6 +161,15 @@ int kprobe_int3_handler(struct pt_regs *regs);
 
 /* Instruction boundary check used by the core and optimizers. */
 bool can_probe(unsigned long addr);
+
+/* For opt.c: decoding and relocating as the breakpoint probes do. */
+int kprobe_x86_decode(struct insn *insn, u8 *buf, unsigned long addr);
+int kprobe_x86_classify(struct insn *insn, struct arch_specific_insn *ai);
+int kprobe_x86_place_copy(u8 *code, unsigned long to, unsigned long from,
+			  struct insn *insn, const u8 *buf);
+
+/* For tests: probe hits that took the breakpoint trap, summed over CPUs. */
+unsigned long kprobe_int3_hits(void);
 
 #endif /* CONFIG_KPROBES */
 #endif /* _ASM_X86_KPROBES_H */

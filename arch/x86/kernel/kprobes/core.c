@@ -66,6 +66,9 @@ static size_t read_orig_text(u8 *buf, unsigned long addr, size_t len)
 		if (p)
 			buf[i] = p->opcode;
 	}
+#ifdef CONFIG_OPTPROBES
+	kprobe_opt_fix_text(buf, addr, n);
+#endif
 	return n;
 }
 
@@ -105,6 +108,21 @@ static int check_boundary(unsigned long addr)
 bool can_probe(unsigned long addr)
 {
 	return !check_boundary(addr);
+}
+
+/**
+ * kprobe_x86_decode() - decode the original instruction at an address
+ * @insn: decoded here
+ * @buf: MAX_INSN_SIZE bytes: the instruction's bytes, as before any probe
+ * @addr: a kernel text address
+ *
+ * Call under kprobe_mutex.
+ *
+ * Return: 0 or -EILSEQ.
+ */
+int kprobe_x86_decode(struct insn *insn, u8 *buf, unsigned long addr)
+{
+	return decode_at(insn, buf, addr);
 }
 
 /* ---------------------------------------------------------------------
@@ -251,6 +269,18 @@ static int classify(struct insn *insn, struct arch_specific_insn *ai)
 	return 0;
 }
 
+/**
+ * kprobe_x86_classify() - how a probe would execute an instruction
+ * @insn: the decoded instruction
+ * @ai: filled in (no slot is taken)
+ *
+ * Return: 0, or -EINVAL when it cannot run out of line.
+ */
+int kprobe_x86_classify(struct insn *insn, struct arch_specific_insn *ai)
+{
+	return classify(insn, ai);
+}
+
 /* ---------------------------------------------------------------------
  * Instruction slots
  */
@@ -305,6 +335,22 @@ static int place_copy(u8 *code, unsigned long to, unsigned long from,
 	off = insn_offset_displacement(insn);
 	memcpy(code + off, &(s32){ disp }, sizeof(s32));
 	return 0;
+}
+
+/**
+ * kprobe_x86_place_copy() - copy an instruction to run at another address
+ * @code: where the copy is built
+ * @to: the address the copy will run at
+ * @from: the address of the original
+ * @insn: the decoded original
+ * @buf: its bytes
+ *
+ * Return: 0, or -ERANGE when a RIP-relative operand is out of reach.
+ */
+int kprobe_x86_place_copy(u8 *code, unsigned long to, unsigned long from,
+			  struct insn *insn, const u8 *buf)
+{
+	return place_copy(code, to, from, insn, buf);
 }
 
 static int build_slot(struct kprobe *p, struct insn *insn, const u8 *buf)
@@ -436,10 +482,12 @@ void arch_remove_kprobe(struct kprobe *p)
  * @on_func_entry: set when the probe is at the function's entry
  *
  * The entry of a function is offset 0, or the end of its ENDBR, or the
- * end of its fentry call; a probe there goes after both: the ENDBR must
- * stay in place for IBT, and kprobes on ftrace are not implemented, so
- * the function's ftrace site is left to ftrace.  Any other offset is
- * taken as it is (one inside ENDBR or fentry is then refused).
+ * end of its fentry call.  The ENDBR must stay in place for IBT, so a
+ * probe at offset 0 goes after it: on the function's ftrace site with
+ * CONFIG_KPROBES_ON_FTRACE (the probe then runs from ftrace), after the
+ * fentry call without it.  A probe asked for at the end of the fentry
+ * call stays there.  Any other offset is taken as it is (one inside ENDBR
+ * or fentry is then refused).
  *
  * Return: the address to probe.
  */
@@ -447,7 +495,7 @@ kprobe_opcode_t *arch_adjust_kprobe_addr(unsigned long addr,
 					 unsigned long offset,
 					 bool *on_func_entry)
 {
-	unsigned long want = addr + offset, entry = addr;
+	unsigned long want = addr + offset, entry = addr, after;
 	u32 insn;
 
 	*on_func_entry = !offset;
@@ -456,8 +504,10 @@ kprobe_opcode_t *arch_adjust_kprobe_addr(unsigned long addr,
 		*on_func_entry |= want == entry;
 	}
 	if (ftrace_location(entry) == entry) {
-		entry += MCOUNT_INSN_SIZE;
-		*on_func_entry |= want == entry;
+		after = entry + MCOUNT_INSN_SIZE;
+		*on_func_entry |= want == after;
+		if (!IS_ENABLED(CONFIG_KPROBES_ON_FTRACE) || want == after)
+			entry = after;
 	}
 	return (kprobe_opcode_t *)(*on_func_entry ? entry : want);
 }
@@ -583,19 +633,43 @@ static void finish_hit(struct kprobe *p, struct pt_regs *regs,
 
 NOKPROBE_SYMBOL(finish_hit);
 
+/*
+ * Where a hit without post_handler can continue with no second trap: the
+ * detour buffer's copy of the region while the probe is being (or is)
+ * optimized, which keeps tasks out of the region's tail; else the slot's
+ * boosted copy when there is one.  0: step it.
+ */
+static unsigned long boost_ip(struct kprobe *p)
+{
+	struct arch_specific_insn *ai = &p->ainsn;
+#ifdef CONFIG_OPTPROBES
+	struct optimized_kprobe *op = READ_ONCE(ai->op);
+
+	if (op && READ_ONCE(op->state) >= KPROBE_OPT_QUEUED)
+		return (unsigned long)op->optinsn.detour + KPROBE_OPT_COPY;
+#endif
+	if (ai->boostable)
+		return (unsigned long)ai->insn + KPROBE_BOOST_OFFSET;
+	return 0;
+}
+
+NOKPROBE_SYMBOL(boost_ip);
+
 /* Execute the probed instruction of @p (current_kprobe is @p). */
 static void run_insn(struct kprobe *p, struct pt_regs *regs,
 		     struct kprobe_ctlblk *kcb, bool reentered)
 {
 	struct arch_specific_insn *ai = &p->ainsn;
+	unsigned long boost;
 
 	if (ai->kind != KPX_STEP) {
 		emulate(p, regs);
 		finish_hit(p, regs, kcb, reentered);
 		return;
 	}
-	if (ai->boostable && !READ_ONCE(p->post_handler)) {
-		regs->ip = (unsigned long)ai->insn + KPROBE_BOOST_OFFSET;
+	boost = READ_ONCE(p->post_handler) ? 0 : boost_ip(p);
+	if (boost) {
+		regs->ip = boost;
 		/* Nothing comes back to us: the hit ends here. */
 		if (reentered)
 			finish_hit(p, regs, kcb, true);
@@ -653,6 +727,26 @@ static void reenter(struct kprobe *p, struct pt_regs *regs,
 
 NOKPROBE_SYMBOL(reenter);
 
+static DEFINE_PER_CPU(unsigned long, kprobe_int3_hit_count);
+
+/**
+ * kprobe_int3_hits() - probe hits that came through the breakpoint trap
+ *
+ * For tests: an optimized or ftrace-based probe's hits do not count.
+ *
+ * Return: the sum over all CPUs since boot.
+ */
+unsigned long kprobe_int3_hits(void)
+{
+	unsigned long sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += per_cpu(kprobe_int3_hit_count, cpu);
+	return sum;
+}
+EXPORT_SYMBOL_GPL(kprobe_int3_hits);
+
 /**
  * kprobe_int3_handler() - the breakpoint trap's entry into kprobes
  * @regs: registers at the int3 (ip is after it)
@@ -680,6 +774,19 @@ int kprobe_int3_handler(struct pt_regs *regs)
 		return 1;
 	}
 
+#ifdef CONFIG_JPROBES
+	/* The end of a jprobe handler: back to the probed instruction. */
+	if (!cur && (unsigned long)addr == arch_jprobe_return_trap()) {
+		p = kprobe_jprobe_resume(regs);
+		if (!p)
+			return 0;
+		__this_cpu_write(current_kprobe, p);
+		kcb->status = KPROBE_HIT_ACTIVE;
+		run_insn(p, regs, kcb, false);
+		return 1;
+	}
+#endif
+
 	p = get_kprobe(addr);
 	if (!p) {
 		/*
@@ -695,6 +802,7 @@ int kprobe_int3_handler(struct pt_regs *regs)
 
 	/* Handlers see the ip of the probed instruction, not past the int3. */
 	regs->ip = (unsigned long)addr;
+	__this_cpu_inc(kprobe_int3_hit_count);
 	if (cur) {
 		reenter(p, regs, kcb);
 		return 1;

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * x86_64 kprobes on ftrace: the ftrace_ops callback.
+ *
+ * ftrace_regs_caller hands us a full struct pt_regs as the registers stood
+ * at the fentry call: regs->sp points at the function's return address
+ * (as at the function's first instruction) and regs->ip past the call.
+ * The handlers see what a breakpoint at the ftrace site would show them:
+ * regs->ip is the site's address in the pre_handler and the address after
+ * the call in the post_handler (the "instruction" they probe is the
+ * call, which does nothing as far as they are concerned).  When the
+ * pre_handler returns nonzero, the regs->ip it set stands and the
+ * post_handler is skipped; ftrace_regs_caller returns to regs->ip.
+ *
+ * The callback runs with interrupts as the function was called (usually
+ * enabled) and preemption disabled by the recursion guard.  A probe hit
+ * from inside a handler (or from an interrupt while one runs) is counted
+ * as missed, like a reentered breakpoint.
+ */
+
+#include <linux/kprobes.h>
+#include <linux/ftrace.h>
+#include <linux/ptrace.h>
+#include <linux/rcupdate.h>
+
+/**
+ * kprobe_ftrace_handler() - run the probe at an ftrace site
+ * @ip: the site (address of the fentry call)
+ * @parent_ip: the caller's return address
+ * @ops: the kprobes ftrace_ops
+ * @fregs: the saved registers (a full pt_regs: FTRACE_OPS_FL_SAVE_REGS)
+ */
+void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
+			   struct ftrace_ops *ops, struct ftrace_regs *fregs)
+{
+	struct pt_regs *regs = ftrace_get_regs(fregs);
+	struct kprobe_ctlblk *kcb;
+	struct kprobe *p;
+	int bit;
+
+	if (unlikely(!regs) || kprobe_ftrace_killed())
+		return;
+	bit = ftrace_test_recursion_trylock(ip, parent_ip);
+	if (bit < 0)
+		return;
+	/* Handlers use RCU: not from where it does not watch. */
+	if (unlikely(!rcu_is_watching()))
+		goto out;
+
+	p = get_kprobe((kprobe_opcode_t *)ip);
+	if (unlikely(!p) || kprobe_disabled(p))
+		goto out;
+
+	if (kprobe_running()) {
+		kprobes_inc_nmissed_count(p);
+		goto out;
+	}
+
+	kcb = get_kprobe_ctlblk();
+	__this_cpu_write(current_kprobe, p);
+	kcb->status = KPROBE_HIT_ACTIVE;
+	instruction_pointer_set(regs, ip);
+	if (!p->pre_handler || !p->pre_handler(p, regs)) {
+		/* "Execute" the fentry call: continue after it. */
+		instruction_pointer_set(regs, ip + MCOUNT_INSN_SIZE);
+		if (unlikely(p->post_handler)) {
+			kcb->status = KPROBE_HIT_SSDONE;
+			p->post_handler(p, regs, 0);
+		}
+	}
+	/* else the pre_handler set where the function continues */
+	reset_current_kprobe();
+out:
+	ftrace_test_recursion_unlock(bit);
+}
+
+NOKPROBE_SYMBOL(kprobe_ftrace_handler);
+
+/**
+ * arch_prepare_kprobe_ftrace() - prepare a probe on an ftrace site
+ * @p: the site's probe
+ *
+ * Nothing is copied or decoded: the fentry call is ftrace's, and the
+ * callback "executes" it by moving the ip past it.
+ *
+ * Return: 0.
+ */
+int arch_prepare_kprobe_ftrace(struct kprobe *p)
+{
+	p->opcode = 0;
+	memset(&p->ainsn, 0, sizeof(p->ainsn));
+	p->ainsn.len = MCOUNT_INSN_SIZE;
+	/* Never reached through a breakpoint: emulate as "jmp next". */
+	p->ainsn.kind = KPX_JMP;
+	return 0;
+}

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Between the kprobes core (kernel/kprobes.c), kprobes on ftrace
+ * (kernel/kprobes_ftrace.c) and the jump optimizer (kernel/kprobes_opt.c).
+ * Everything here runs under kprobe_mutex.
+ */
+#ifndef _KERNEL_KPROBES_INTERNAL_H
+#define _KERNEL_KPROBES_INTERNAL_H
+
+#include <linux/kprobes.h>
+#include <linux/mutex.h>
+
+extern struct mutex kprobe_mutex;
+
+#ifdef CONFIG_KPROBES_ON_FTRACE
+/* Add (remove) a site to the kprobes ftrace_ops: errno when ftrace refuses. */
+int kprobe_ftrace_arm(struct kprobe *sp);
+int kprobe_ftrace_disarm(struct kprobe *sp);
+
+static inline int kprobe_ftrace_prepare(struct kprobe *sp)
+{
+	return arch_prepare_kprobe_ftrace(sp);
+}
+#else
+static inline int kprobe_ftrace_prepare(struct kprobe *sp)
+{
+	return -ENODEV;
+}
+
+static inline int kprobe_ftrace_arm(struct kprobe *sp)
+{
+	return -ENODEV;
+}
+
+static inline int kprobe_ftrace_disarm(struct kprobe *sp)
+{
+	return -ENODEV;
+}
+#endif
+
+#ifdef CONFIG_OPTPROBES
+/*
+ * The core tells the optimizer about sites (@sp: a site's probe):
+ *  kprobe_opt_new_site()  before a site is created at @addr: the jumps
+ *                         covering @addr go back to breakpoints;
+ *  kprobe_opt_update()    after the site changed (handlers, enabled,
+ *                         armed): @allowed is false when the site is not
+ *                         armed or must keep its breakpoint;
+ *  kprobe_opt_disarm()    before the breakpoint is removed;
+ *  kprobe_opt_retire()    the site left the hash table (unregistration):
+ *                         its detour stops calling handlers, neighbours
+ *                         it blocked may be optimized;
+ *  kprobe_opt_release()   after a grace period, before the site is freed;
+ *  kprobe_opt_gone()      the site's text is being freed.
+ */
+void kprobe_opt_new_site(kprobe_opcode_t *addr);
+void kprobe_opt_update(struct kprobe *sp, bool allowed);
+void kprobe_opt_disarm(struct kprobe *sp);
+void kprobe_opt_retire(struct kprobe *sp);
+void kprobe_opt_release(struct kprobe *sp);
+void kprobe_opt_gone(struct kprobe *sp);
+#else
+static inline void kprobe_opt_new_site(kprobe_opcode_t *addr)
+{
+}
+
+static inline void kprobe_opt_update(struct kprobe *sp, bool allowed)
+{
+}
+
+static inline void kprobe_opt_disarm(struct kprobe *sp)
+{
+}
+
+static inline void kprobe_opt_retire(struct kprobe *sp)
+{
+}
+
+static inline void kprobe_opt_release(struct kprobe *sp)
+{
+}
+
+static inline void kprobe_opt_gone(struct kprobe *sp)
+{
+}
+#endif
+
+#endif /* _KERNEL_KPROBES_INTERNAL_H */

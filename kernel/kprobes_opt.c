@@ -1,0 +1,358 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Jump optimization of kprobes: the architecture-independent optimizer.
+ *
+ * A probe is always armed with a breakpoint first.  When its site allows
+ * it (armed, enabled, no post_handler, no other probe inside the region
+ * the jump would cover, optimization on), the site gets a struct
+ * optimized_kprobe: the arch checks the region once and builds a detour
+ * buffer (arch_prepare_optimized_kprobe()), and the op is queued.
+ *
+ *   IDLE --queue--> QUEUED --optimizer--> OPTIMIZED
+ *     ^                |                      |
+ *     +----dequeue-----+------unoptimize------+
+ *
+ * From QUEUED on, a breakpoint hit continues in the detour buffer's copy
+ * of the region, so no new task enters the region's tail.  The optimizer
+ * is a delayed work that takes the whole queue, waits for an RCU-tasks
+ * grace period (a task preempted or interrupted inside the region has
+ * left it then: the region has no call, and only tasks off the CPU
+ * voluntarily count as quiescent), and writes all jumps in one batch.
+ *
+ * Unoptimizing is synchronous (the caller needs the breakpoint back:
+ * a post_handler must run, a neighbour probe is about to be written
+ * inside the region, the probe is being disarmed) and writes the original
+ * bytes back behind the breakpoint; tasks still in the detour buffer
+ * finish there.  Buffers and ops are released after RCU-tasks.
+ *
+ * All state changes happen under kprobe_mutex; the hit paths read
+ * op->state and op->retired locklessly.
+ */
+
+#define pr_fmt(fmt) "kprobes: " fmt
+
+#include <linux/kprobes.h>
+#include <linux/cpu.h>
+#include <linux/init.h>
+#include <linux/list.h>
+#include <linux/memory.h>
+#include <linux/slab.h>
+#include <linux/sysctl.h>
+#include <linux/workqueue.h>
+
+#include "kprobes_internal.h"
+
+/* Let registrations that come together be optimized together. */
+#define OPTIMIZE_DELAY	(HZ / 20)
+
+static LIST_HEAD(opt_all);	/* every struct optimized_kprobe */
+static LIST_HEAD(opt_queue);	/* QUEUED, waiting for the optimizer */
+static bool opt_enabled = true;	/* debug.kprobes-optimization */
+
+static void optimizer(struct work_struct *work);
+static DECLARE_DELAYED_WORK(optimizer_work, optimizer);
+
+static struct optimized_kprobe *find_op(struct kprobe *sp)
+{
+	struct optimized_kprobe *op;
+
+	lockdep_assert_held(&kprobe_mutex);
+	list_for_each_entry(op, &opt_all, list)
+		if (op->kp == sp)
+			return op;
+	return NULL;
+}
+
+/* Worth an op: could be optimized but for neighbours and the sysctl. */
+static bool site_candidate(struct kprobe *sp, bool allowed)
+{
+	return allowed && !sp->post_handler && !kprobe_disabled(sp) &&
+	       !kprobe_ftrace(sp);
+}
+
+static struct optimized_kprobe *op_create(struct kprobe *sp)
+{
+	struct optimized_kprobe *op;
+	int ret;
+
+	op = kzalloc(sizeof(*op), GFP_KERNEL);
+	if (!op)
+		return NULL;
+	op->kp = sp;
+	INIT_LIST_HEAD(&op->queue);
+	ret = arch_prepare_optimized_kprobe(op);
+	if (ret) {
+		op->state = KPROBE_OPT_REFUSED;
+		op->err = ret;
+	}
+	list_add(&op->list, &opt_all);
+	return op;
+}
+
+static void set_state(struct optimized_kprobe *op, int state)
+{
+	WRITE_ONCE(op->state, state);
+}
+
+static void queue_op(struct optimized_kprobe *op)
+{
+	/* Hits go through the detour copy from here on. */
+	set_state(op, KPROBE_OPT_QUEUED);
+	list_add_tail(&op->queue, &opt_queue);
+	schedule_delayed_work(&optimizer_work, OPTIMIZE_DELAY);
+}
+
+/* Write the original bytes back behind the breakpoints of @ops. */
+static void unoptimize_list(struct list_head *ops)
+{
+	struct optimized_kprobe *op, *tmp;
+
+	if (list_empty(ops))
+		return;
+	cpus_read_lock();
+	mutex_lock(&text_mutex);
+	arch_unoptimize_kprobes(ops);
+	mutex_unlock(&text_mutex);
+	cpus_read_unlock();
+	list_for_each_entry_safe(op, tmp, ops, queue) {
+		list_del_init(&op->queue);
+		set_state(op, KPROBE_OPT_IDLE);
+	}
+}
+
+/* Back to a plain breakpoint, now. */
+static void unoptimize_op(struct optimized_kprobe *op)
+{
+	LIST_HEAD(one);
+
+	switch (op->state) {
+	case KPROBE_OPT_QUEUED:
+		/* on opt_queue, or in the optimizer's batch */
+		list_del_init(&op->queue);
+		set_state(op, KPROBE_OPT_IDLE);
+		break;
+	case KPROBE_OPT_OPTIMIZED:
+		list_add(&op->queue, &one);
+		unoptimize_list(&one);
+		break;
+	}
+}
+
+/* Queue or unoptimize @op as its site and the sysctl say. */
+static void op_evaluate(struct optimized_kprobe *op)
+{
+	bool want;
+
+	if (op->state == KPROBE_OPT_REFUSED || op->retired)
+		return;
+	want = opt_enabled && site_candidate(op->kp, op->allowed) &&
+	       !arch_check_optimized_kprobe(op);
+	if (want && op->state == KPROBE_OPT_IDLE)
+		queue_op(op);
+	else if (!want)
+		unoptimize_op(op);
+}
+
+void kprobe_opt_update(struct kprobe *sp, bool allowed)
+{
+	struct optimized_kprobe *op;
+
+	lockdep_assert_held(&kprobe_mutex);
+	op = find_op(sp);
+	if (!op) {
+		if (!site_candidate(sp, allowed))
+			return;
+		op = op_create(sp);
+		if (!op)
+			return;
+	}
+	op->allowed = allowed;
+	op_evaluate(op);
+}
+
+void kprobe_opt_new_site(kprobe_opcode_t *addr)
+{
+	struct optimized_kprobe *op;
+	LIST_HEAD(batch);
+
+	lockdep_assert_held(&kprobe_mutex);
+	list_for_each_entry(op, &opt_all, list) {
+		if (op->state <= KPROBE_OPT_IDLE ||
+		    !arch_within_optimized_kprobe(op, (unsigned long)addr))
+			continue;
+		if (op->state == KPROBE_OPT_QUEUED) {
+			unoptimize_op(op);
+			continue;
+		}
+		list_add_tail(&op->queue, &batch);
+	}
+	unoptimize_list(&batch);
+}
+
+void kprobe_opt_disarm(struct kprobe *sp)
+{
+	struct optimized_kprobe *op;
+
+	lockdep_assert_held(&kprobe_mutex);
+	op = find_op(sp);
+	if (op)
+		unoptimize_op(op);
+}
+
+void kprobe_opt_retire(struct kprobe *sp)
+{
+	struct optimized_kprobe *op;
+
+	lockdep_assert_held(&kprobe_mutex);
+	op = find_op(sp);
+	if (op) {
+		unoptimize_op(op);
+		/* The site is freed after the caller's grace period. */
+		WRITE_ONCE(op->retired, true);
+	}
+	/* Probes it kept from being optimized may be now. */
+	list_for_each_entry(op, &opt_all, list)
+		if (op->kp != sp && op->state == KPROBE_OPT_IDLE &&
+		    arch_within_optimized_kprobe(op, (unsigned long)sp->addr))
+			op_evaluate(op);
+}
+
+static void op_free_rcu(struct rcu_head *head)
+{
+	kfree(container_of(head, struct optimized_kprobe, rcu));
+}
+
+void kprobe_opt_release(struct kprobe *sp)
+{
+	struct optimized_kprobe *op;
+
+	lockdep_assert_held(&kprobe_mutex);
+	op = find_op(sp);
+	if (!op)
+		return;
+	unoptimize_op(op);
+	WRITE_ONCE(op->retired, true);
+	list_del(&op->list);
+	if (op->state != KPROBE_OPT_REFUSED)
+		arch_remove_optimized_kprobe(op);
+	/* A task preempted on its way into the detour still reads it. */
+	call_rcu_tasks(&op->rcu, op_free_rcu);
+}
+
+void kprobe_opt_gone(struct kprobe *sp)
+{
+	struct optimized_kprobe *op;
+
+	lockdep_assert_held(&kprobe_mutex);
+	op = find_op(sp);
+	if (op) {
+		/* The arch leaves the (freed) text of a GONE probe alone. */
+		unoptimize_op(op);
+		op->allowed = false;
+	}
+}
+
+static void optimizer(struct work_struct *work)
+{
+	struct optimized_kprobe *op, *tmp;
+	LIST_HEAD(batch);
+
+	mutex_lock(&kprobe_mutex);
+	list_splice_init(&opt_queue, &batch);
+	mutex_unlock(&kprobe_mutex);
+	if (list_empty(&batch))
+		return;
+
+	/*
+	 * Every task that could be inside a region's tail has left it: since
+	 * the probes were queued, breakpoint hits go to the detour copies.
+	 * Unoptimizing meanwhile takes ops off @batch under kprobe_mutex.
+	 */
+	synchronize_rcu_tasks();
+
+	mutex_lock(&kprobe_mutex);
+	if (!list_empty(&batch)) {
+		cpus_read_lock();
+		mutex_lock(&text_mutex);
+		arch_optimize_kprobes(&batch);
+		mutex_unlock(&text_mutex);
+		cpus_read_unlock();
+	}
+	list_for_each_entry_safe(op, tmp, &batch, queue) {
+		list_del_init(&op->queue);
+		set_state(op, KPROBE_OPT_OPTIMIZED);
+	}
+	mutex_unlock(&kprobe_mutex);
+}
+
+/**
+ * wait_for_kprobe_optimizer() - wait until queued optimizations are done
+ *
+ * May sleep (an RCU-tasks grace period at least when probes are queued).
+ * When it returns, every probe queued before the call is optimized or
+ * was unoptimized meanwhile.
+ */
+void wait_for_kprobe_optimizer(void)
+{
+	bool queued;
+
+	do {
+		flush_delayed_work(&optimizer_work);
+		mutex_lock(&kprobe_mutex);
+		queued = !list_empty(&opt_queue);
+		mutex_unlock(&kprobe_mutex);
+	} while (queued);
+}
+EXPORT_SYMBOL_GPL(wait_for_kprobe_optimizer);
+
+/* ---------------------------------------------------------------------
+ * debug.kprobes-optimization
+ */
+
+static int opt_sysctl_value = 1;
+
+static void opt_set_enabled(bool on)
+{
+	struct optimized_kprobe *op;
+
+	lockdep_assert_held(&kprobe_mutex);
+	if (opt_enabled == on)
+		return;
+	opt_enabled = on;
+	list_for_each_entry(op, &opt_all, list)
+		op_evaluate(op);
+	pr_info("jump optimization %s\n", on ? "enabled" : "disabled");
+}
+
+static int opt_sysctl_handler(const struct ctl_table *table, int write,
+			      void *buffer, size_t *length, loff_t *ppos)
+{
+	int ret;
+
+	mutex_lock(&kprobe_mutex);
+	opt_sysctl_value = opt_enabled;
+	ret = proc_dointvec_minmax(table, write, buffer, length, ppos);
+	if (!ret && write)
+		opt_set_enabled(opt_sysctl_value);
+	mutex_unlock(&kprobe_mutex);
+	return ret;
+}
+
+static struct ctl_table opt_sysctl_table[] = {
+	{
+		.procname	= "kprobes-optimization",
+		.data		= &opt_sysctl_value,
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= opt_sysctl_handler,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= SYSCTL_ONE,
+	},
+};
+
+static int __init kprobes_opt_init(void)
+{
+	register_sysctl("debug", opt_sysctl_table);
+	return 0;
+}
+late_initcall(kprobes_opt_init);

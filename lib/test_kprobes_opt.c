@@ -1,0 +1,736 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * KUnit tests for jump optimization and kprobes on ftrace.
+ *
+ * kprobes_opt: a probe on a known instruction sequence becomes a jump
+ * (KPROBE_FLAG_OPTIMIZED, hits take no breakpoint), each reason not to
+ * optimize keeps or brings back the breakpoint, the sysctl unoptimizes
+ * and optimizes again, hits from every CPU while probes change state,
+ * a pre_handler that moves the ip on an optimized probe, and probes on
+ * ftrace sites (KPROBE_FLAG_FTRACE) with pre/post handlers, ip changes
+ * and kretprobes.
+ *
+ * The optimization targets are written in assembly (no fentry call, a
+ * known layout); this file keeps its fentry calls for the ftrace targets.
+ */
+#include <linux/kernel.h>
+#include <linux/kprobes.h>
+#include <linux/kallsyms.h>
+#include <linux/kthread.h>
+#include <linux/delay.h>
+#include <linux/ftrace.h>
+#include <linux/error-injection.h>
+#include <linux/fs.h>
+#include <linux/mount.h>
+#include <linux/module.h>
+#include <kunit/test.h>
+
+#ifdef CONFIG_X86
+#include <asm/linkage.h>
+#include <asm/ibt.h>
+#include <asm/nospec-branch.h>
+
+asmlinkage int kpo_opt(int x);
+asmlinkage int kpo_opt_second(int x);
+asmlinkage int kpo_jump_in(int x);
+asmlinkage int kpo_call(int x);
+asmlinkage int kpo_leaf(int x);
+
+#define KPO_FUNC(name)						\
+	"	.globl " #name "\n"					\
+	"	.type " #name ", @function\n"				\
+	#name ":\n"						\
+	ASM_ENDBR
+#define KPO_END(name)	"	.size " #name ", . - " #name "\n"
+#define KPO_LABEL(name)	"	.globl " #name "\n" #name ":\n"
+
+asm("	.pushsection .text, \"ax\"\n"
+/* (x + 3) * 5: the probe's region is the mov and the add */
+KPO_FUNC(kpo_opt)
+"	movl %edi, %eax\n"
+KPO_LABEL(kpo_opt_second)
+"	addl $3, %eax\n"
+"	imull $5, %eax, %eax\n"
+"	addl $0, %eax\n"
+	ASM_RET
+KPO_END(kpo_opt)
+
+/* max(x + 1, 10): the loop jumps back into the probe's region */
+KPO_FUNC(kpo_jump_in)
+"	movl %edi, %eax\n"
+"1:	addl $1, %eax\n"
+"	cmpl $10, %eax\n"
+"	jl 1b\n"
+	ASM_RET
+KPO_END(kpo_jump_in)
+
+KPO_FUNC(kpo_leaf)
+"	addl $1, %eax\n"
+	ASM_RET
+KPO_END(kpo_leaf)
+
+/* x + 1, through a call inside the probe's region */
+KPO_FUNC(kpo_call)
+"	movl %edi, %eax\n"
+"	call kpo_leaf\n"
+	ASM_RET
+KPO_END(kpo_call)
+"	.popsection\n"
+);
+
+/* The first instruction after a live ENDBR. */
+static unsigned long kpo_entry(void *fn)
+{
+	unsigned long a = (unsigned long)fn;
+
+	return is_endbr(*(u32 *)a) ? a + ENDBR_INSN_SIZE : a;
+}
+#endif /* CONFIG_X86 */
+
+/* ftrace targets: C functions with their fentry call */
+static int kpo_calls;
+
+static noinline int kpo_ftraced(int x)
+{
+	WRITE_ONCE(kpo_calls, kpo_calls + 1);
+	return x * 2 + 1;
+}
+
+static noinline int kpo_ftraced2(int x)
+{
+	WRITE_ONCE(kpo_calls, kpo_calls + 1);
+	return x + 11;
+}
+
+/* ---------------------------------------------------------------------
+ * Handlers
+ */
+
+struct kpo_state {
+	atomic_t pre, post;
+	unsigned long ip_pre, ip_post;
+};
+
+static struct kpo_state kps;
+
+static void kpo_reset(void)
+{
+	atomic_set(&kps.pre, 0);
+	atomic_set(&kps.post, 0);
+	kps.ip_pre = 0;
+	kps.ip_post = 0;
+}
+
+static int kpo_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	atomic_inc(&kps.pre);
+	kps.ip_pre = instruction_pointer(regs);
+	return 0;
+}
+
+static void kpo_post(struct kprobe *p, struct pt_regs *regs,
+		     unsigned long flags)
+{
+	atomic_inc(&kps.post);
+	kps.ip_post = instruction_pointer(regs);
+}
+
+static int kpo_override_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	atomic_inc(&kps.pre);
+	regs_set_return_value(regs, 4242);
+	override_function_with_return(regs);
+	return 1;
+}
+
+/* The site probe at an address (nothing unregisters it meanwhile). */
+static struct kprobe *kpo_site(void *addr)
+{
+	struct kprobe *p;
+
+	rcu_read_lock();
+	p = get_kprobe(addr);
+	rcu_read_unlock();
+	return p;
+}
+
+static bool kpo_optimized(struct kprobe *kp)
+{
+	struct kprobe *site = kpo_site(kp->addr);
+
+	return site && kprobe_optimized(site);
+}
+
+/* ---------------------------------------------------------------------
+ * Jump optimization (x86)
+ */
+#if defined(CONFIG_X86) && defined(CONFIG_OPTPROBES)
+
+static bool kpo_has_optinsn_page(void)
+{
+	char name[KSYM_NAME_LEN];
+	unsigned long value;
+	unsigned int i;
+	char type;
+
+	for (i = 0; !kprobe_get_kallsym(i, &value, &type, name); i++)
+		if (!strcmp(name, "kprobe_optinsn_page") &&
+		    is_kprobe_optinsn_slot(value))
+			return true;
+	return false;
+}
+
+static void kpo_becomes_optimized(struct kunit *test)
+{
+	struct kprobe kp = {
+		.symbol_name = "kpo_opt",
+		.pre_handler = kpo_pre,
+	};
+	unsigned long traps, hits;
+	int i;
+
+	kpo_reset();
+	KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
+	KUNIT_EXPECT_EQ(test, (unsigned long)kp.addr, kpo_entry(kpo_opt));
+	wait_for_kprobe_optimizer();
+	KUNIT_EXPECT_TRUE(test, kpo_optimized(&kp));
+	KUNIT_EXPECT_FALSE(test, kprobe_ftrace(kpo_site(kp.addr)));
+	KUNIT_EXPECT_TRUE(test, kpo_has_optinsn_page());
+
+	/* the jump takes no trap at all */
+	hits = kprobe_int3_hits();
+	traps = kprobe_step_traps();
+	for (i = 0; i < 10; i++)
+		KUNIT_EXPECT_EQ(test, kpo_opt(i), (i + 3) * 5);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kps.pre), 10);
+	KUNIT_EXPECT_EQ(test, kprobe_int3_hits() - hits, 0UL);
+	KUNIT_EXPECT_EQ(test, kprobe_step_traps() - traps, 0UL);
+	/* the handler sees the probed address */
+	KUNIT_EXPECT_EQ(test, kps.ip_pre, (unsigned long)kp.addr);
+	KUNIT_EXPECT_EQ(test, kp.nmissed, 0UL);
+
+	unregister_kprobe(&kp);
+	KUNIT_EXPECT_NULL(test, kpo_site(kp.addr));
+	KUNIT_EXPECT_EQ(test, kpo_opt(1), 20);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kps.pre), 10);
+}
+
+static int kpo_redirect_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	atomic_inc(&kps.pre);
+	/* skip the mov: eax keeps what the caller left there */
+	regs->ax = 100;
+	instruction_pointer_set(regs, (unsigned long)kpo_opt_second);
+	return 1;
+}
+
+static void kpo_optimized_ip_change(struct kunit *test)
+{
+	struct kprobe kp = {
+		.symbol_name = "kpo_opt",
+		.pre_handler = kpo_redirect_pre,
+	};
+	unsigned long hits;
+
+	kpo_reset();
+	KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
+	wait_for_kprobe_optimizer();
+	KUNIT_EXPECT_TRUE(test, kpo_optimized(&kp));
+	hits = kprobe_int3_hits();
+	/* the detour returns where the handler said, with its registers */
+	KUNIT_EXPECT_EQ(test, kpo_opt(1), (100 + 3) * 5);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kps.pre), 1);
+	KUNIT_EXPECT_EQ(test, kprobe_int3_hits() - hits, 0UL);
+	unregister_kprobe(&kp);
+	KUNIT_EXPECT_EQ(test, kpo_opt(1), 20);
+}
+
+static void kpo_refused_post_handler(struct kunit *test)
+{
+	struct kprobe kp = {
+		.symbol_name = "kpo_opt",
+		.pre_handler = kpo_pre,
+		.post_handler = kpo_post,
+	};
+	struct kprobe fast = {
+		.symbol_name = "kpo_opt",
+		.pre_handler = kpo_pre,
+	};
+	unsigned long hits;
+
+	kpo_reset();
+	KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
+	wait_for_kprobe_optimizer();
+	KUNIT_EXPECT_FALSE(test, kpo_optimized(&kp));
+	hits = kprobe_int3_hits();
+	KUNIT_EXPECT_EQ(test, kpo_opt(2), 25);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kps.post), 1);
+	KUNIT_EXPECT_EQ(test, kprobe_int3_hits() - hits, 1UL);
+	unregister_kprobe(&kp);
+
+	/* an optimized probe gains a post_handler: back to a breakpoint */
+	KUNIT_ASSERT_EQ(test, register_kprobe(&fast), 0);
+	wait_for_kprobe_optimizer();
+	KUNIT_EXPECT_TRUE(test, kpo_optimized(&fast));
+	KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
+	KUNIT_EXPECT_FALSE(test, kpo_optimized(&fast));
+	kpo_reset();
+	KUNIT_EXPECT_EQ(test, kpo_opt(2), 25);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kps.pre), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kps.post), 1);
+	unregister_kprobe(&kp);
+	/* and without it, optimized again */
+	wait_for_kprobe_optimizer();
+	KUNIT_EXPECT_TRUE(test, kpo_optimized(&fast));
+	KUNIT_EXPECT_EQ(test, kpo_opt(2), 25);
+	unregister_kprobe(&fast);
+}
+
+static void kpo_refused_region(struct kunit *test)
+{
+	struct kprobe jt = {
+		.symbol_name = "kpo_jump_in",
+		.pre_handler = kpo_pre,
+	};
+	struct kprobe call = {
+		.symbol_name = "kpo_call",
+		.pre_handler = kpo_pre,
+	};
+
+	kpo_reset();
+	KUNIT_ASSERT_EQ(test, register_kprobe(&jt), 0);
+	KUNIT_ASSERT_EQ(test, register_kprobe(&call), 0);
+	wait_for_kprobe_optimizer();
+	/* a jump into the region's tail */
+	KUNIT_EXPECT_FALSE(test, kpo_optimized(&jt));
+	/* a call inside the region */
+	KUNIT_EXPECT_FALSE(test, kpo_optimized(&call));
+	/* still working breakpoints */
+	KUNIT_EXPECT_EQ(test, kpo_jump_in(3), 10);
+	KUNIT_EXPECT_EQ(test, kpo_jump_in(20), 21);
+	KUNIT_EXPECT_EQ(test, kpo_call(4), 5);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kps.pre), 3);
+	unregister_kprobe(&jt);
+	unregister_kprobe(&call);
+}
+
+static void kpo_refused_neighbour(struct kunit *test)
+{
+	struct kprobe first = {
+		.symbol_name = "kpo_opt",
+		.pre_handler = kpo_pre,
+	};
+	struct kprobe second = {
+		.symbol_name = "kpo_opt_second",
+		.pre_handler = kpo_pre,
+	};
+
+	kpo_reset();
+	KUNIT_ASSERT_EQ(test, register_kprobe(&first), 0);
+	wait_for_kprobe_optimizer();
+	KUNIT_EXPECT_TRUE(test, kpo_optimized(&first));
+	/* a probe inside the region: the jump goes at once */
+	KUNIT_ASSERT_EQ(test, register_kprobe(&second), 0);
+	KUNIT_EXPECT_FALSE(test, kpo_optimized(&first));
+	KUNIT_EXPECT_EQ(test, kpo_opt(1), 20);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kps.pre), 2);
+	wait_for_kprobe_optimizer();
+	KUNIT_EXPECT_FALSE(test, kpo_optimized(&first));
+	/* the second one has a region of its own */
+	KUNIT_EXPECT_TRUE(test, kpo_optimized(&second));
+	KUNIT_EXPECT_EQ(test, kpo_opt(2), 25);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kps.pre), 4);
+	/* the neighbour gone, the first one is optimized again */
+	unregister_kprobe(&second);
+	wait_for_kprobe_optimizer();
+	KUNIT_EXPECT_TRUE(test, kpo_optimized(&first));
+	KUNIT_EXPECT_EQ(test, kpo_opt(3), 30);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kps.pre), 5);
+	unregister_kprobe(&first);
+}
+
+static void kpo_refused_disabled(struct kunit *test)
+{
+	struct kprobe kp = {
+		.symbol_name = "kpo_opt",
+		.pre_handler = kpo_pre,
+		.flags = KPROBE_FLAG_DISABLED,
+	};
+
+	kpo_reset();
+	KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
+	wait_for_kprobe_optimizer();
+	KUNIT_EXPECT_FALSE(test, kpo_optimized(&kp));
+	KUNIT_EXPECT_EQ(test, kpo_opt(1), 20);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kps.pre), 0);
+	KUNIT_EXPECT_EQ(test, enable_kprobe(&kp), 0);
+	wait_for_kprobe_optimizer();
+	KUNIT_EXPECT_TRUE(test, kpo_optimized(&kp));
+	KUNIT_EXPECT_EQ(test, kpo_opt(1), 20);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kps.pre), 1);
+	KUNIT_EXPECT_EQ(test, disable_kprobe(&kp), 0);
+	KUNIT_EXPECT_FALSE(test, kpo_optimized(&kp));
+	KUNIT_EXPECT_EQ(test, kpo_opt(1), 20);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kps.pre), 1);
+	unregister_kprobe(&kp);
+}
+
+/*
+ * Write the sysctl through procfs, as an administrator would; at boot
+ * /proc is not mounted yet: use a private mount of it.
+ */
+static int kpo_sysctl(const char *val)
+{
+	struct file_system_type *fs;
+	struct vfsmount *mnt = NULL;
+	struct file *f;
+	loff_t pos = 0;
+	ssize_t n;
+
+	f = filp_open("/proc/sys/debug/kprobes-optimization", O_WRONLY, 0);
+	if (IS_ERR(f)) {
+		fs = get_fs_type("proc");
+		if (!fs)
+			return -ENOENT;
+		mnt = vfs_kern_mount(fs, 0, "proc", NULL);
+		put_filesystem(fs);
+		if (IS_ERR(mnt))
+			return PTR_ERR(mnt);
+		f = file_open_root_mnt(mnt, "sys/debug/kprobes-optimization",
+				       O_WRONLY, 0);
+	}
+	if (IS_ERR(f)) {
+		n = PTR_ERR(f);
+	} else {
+		n = kernel_write(f, val, strlen(val), &pos);
+		filp_close(f, NULL);
+	}
+	if (mnt)
+		mntput(mnt);
+	return n < 0 ? n : 0;
+}
+
+static void kpo_sysctl_round_trip(struct kunit *test)
+{
+	struct kprobe kp = {
+		.symbol_name = "kpo_opt",
+		.pre_handler = kpo_pre,
+	};
+	int ret;
+
+	kpo_reset();
+	KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
+	wait_for_kprobe_optimizer();
+	KUNIT_EXPECT_TRUE(test, kpo_optimized(&kp));
+	ret = kpo_sysctl("0\n");
+	if (ret) {
+		unregister_kprobe(&kp);
+		kunit_skip(test, "no /proc/sys here (%d)", ret);
+	}
+	KUNIT_EXPECT_FALSE(test, kpo_optimized(&kp));
+	wait_for_kprobe_optimizer();
+	KUNIT_EXPECT_FALSE(test, kpo_optimized(&kp));
+	KUNIT_EXPECT_EQ(test, kpo_opt(1), 20);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kps.pre), 1);
+	KUNIT_EXPECT_EQ(test, kpo_sysctl("1\n"), 0);
+	wait_for_kprobe_optimizer();
+	KUNIT_EXPECT_TRUE(test, kpo_optimized(&kp));
+	KUNIT_EXPECT_EQ(test, kpo_opt(1), 20);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kps.pre), 2);
+	unregister_kprobe(&kp);
+}
+
+/* Every CPU calls the target while the main thread changes its probes. */
+struct kpo_hammer {
+	struct task_struct *task;
+	unsigned long calls;
+	unsigned long wrong;
+};
+
+static bool kpo_stop;
+
+static int kpo_hammer_fn(void *data)
+{
+	struct kpo_hammer *h = data;
+	int i;
+
+	while (!READ_ONCE(kpo_stop)) {
+		for (i = 0; i < 100; i++) {
+			if (kpo_opt(i) != (i + 3) * 5)
+				h->wrong++;
+			h->calls++;
+		}
+		cond_resched();
+	}
+	while (!kthread_should_stop())
+		usleep_range(1000, 2000);
+	return 0;
+}
+
+static void kpo_all_cpus(struct kunit *test)
+{
+	struct kprobe kp = {
+		.symbol_name = "kpo_opt",
+		.pre_handler = kpo_pre,
+	};
+	struct kprobe post = {
+		.symbol_name = "kpo_opt",
+		.pre_handler = kpo_pre,
+		.post_handler = kpo_post,
+	};
+	struct kprobe inner = {
+		.symbol_name = "kpo_opt_second",
+		.pre_handler = kpo_pre,
+	};
+	struct kpo_hammer *h;
+	unsigned long calls = 0, wrong = 0;
+	int cpu, round, n = 0;
+
+	h = kunit_kcalloc(test, nr_cpu_ids, sizeof(*h), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, h);
+	kpo_reset();
+	WRITE_ONCE(kpo_stop, false);
+	KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
+	for_each_online_cpu(cpu) {
+		h[cpu].task = kthread_create_on_cpu(kpo_hammer_fn, &h[cpu], cpu,
+						    "kpo_hammer/%u");
+		if (!IS_ERR(h[cpu].task)) {
+			wake_up_process(h[cpu].task);
+			n++;
+		} else {
+			h[cpu].task = NULL;
+		}
+	}
+	KUNIT_EXPECT_GT(test, n, 0);
+	for (round = 0; round < 4; round++) {
+		wait_for_kprobe_optimizer();
+		KUNIT_EXPECT_TRUE(test, kpo_optimized(&kp));
+		msleep(20);
+		/* unoptimize by a post_handler, then by a neighbour */
+		KUNIT_EXPECT_EQ(test, register_kprobe(&post), 0);
+		msleep(20);
+		unregister_kprobe(&post);
+		KUNIT_EXPECT_EQ(test, register_kprobe(&inner), 0);
+		msleep(20);
+		unregister_kprobe(&inner);
+		/* disable while queued or optimized */
+		if (round & 1) {
+			wait_for_kprobe_optimizer();
+			msleep(20);
+		}
+		KUNIT_EXPECT_EQ(test, disable_kprobe(&kp), 0);
+		msleep(20);
+		KUNIT_EXPECT_EQ(test, enable_kprobe(&kp), 0);
+	}
+	wait_for_kprobe_optimizer();
+	WRITE_ONCE(kpo_stop, true);
+	for_each_online_cpu(cpu) {
+		if (!h[cpu].task)
+			continue;
+		kthread_stop(h[cpu].task);
+		calls += h[cpu].calls;
+		wrong += h[cpu].wrong;
+	}
+	unregister_kprobe(&kp);
+	KUNIT_EXPECT_EQ(test, wrong, 0UL);
+	KUNIT_EXPECT_GT(test, calls, 0UL);
+	KUNIT_EXPECT_GT(test, atomic_read(&kps.pre), 0);
+	kunit_info(test, "%lu calls on %d CPUs, %d handler runs\n", calls, n,
+		   atomic_read(&kps.pre));
+}
+
+#endif /* CONFIG_X86 && CONFIG_OPTPROBES */
+
+/* ---------------------------------------------------------------------
+ * Kprobes on ftrace
+ */
+#ifdef CONFIG_KPROBES_ON_FTRACE
+
+static void kpo_ftrace_pre_post(struct kunit *test)
+{
+	struct kprobe kp = {
+		.symbol_name = "kpo_ftraced",
+		.pre_handler = kpo_pre,
+		.post_handler = kpo_post,
+	};
+	unsigned long site, hits, traps;
+	struct kprobe *sp;
+	int i;
+
+	site = ftrace_location((unsigned long)kpo_ftraced);
+	if (!site)
+		kunit_skip(test, "kpo_ftraced has no ftrace site");
+	kpo_reset();
+	KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
+	/* the entry probe sits on the ftrace site, and goes through ftrace */
+	KUNIT_EXPECT_EQ(test, (unsigned long)kp.addr, site);
+	KUNIT_EXPECT_TRUE(test, kp.flags & KPROBE_FLAG_ON_FUNC_ENTRY);
+	sp = kpo_site(kp.addr);
+	KUNIT_ASSERT_NOT_NULL(test, sp);
+	KUNIT_EXPECT_TRUE(test, kprobe_ftrace(sp));
+	KUNIT_EXPECT_FALSE(test, kprobe_optimized(sp));
+
+	hits = kprobe_int3_hits();
+	traps = kprobe_step_traps();
+	for (i = 0; i < 5; i++)
+		KUNIT_EXPECT_EQ(test, kpo_ftraced(i), i * 2 + 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kps.pre), 5);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kps.post), 5);
+	KUNIT_EXPECT_EQ(test, kprobe_int3_hits() - hits, 0UL);
+	KUNIT_EXPECT_EQ(test, kprobe_step_traps() - traps, 0UL);
+	/* as from a breakpoint on the call: at it, then after it */
+	KUNIT_EXPECT_EQ(test, kps.ip_pre, site);
+	KUNIT_EXPECT_EQ(test, kps.ip_post, site + MCOUNT_INSN_SIZE);
+
+	/* disabled: silent; enabled again: back */
+	KUNIT_EXPECT_EQ(test, disable_kprobe(&kp), 0);
+	KUNIT_EXPECT_EQ(test, kpo_ftraced(1), 3);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kps.pre), 5);
+	KUNIT_EXPECT_EQ(test, enable_kprobe(&kp), 0);
+	KUNIT_EXPECT_EQ(test, kpo_ftraced(1), 3);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kps.pre), 6);
+	unregister_kprobe(&kp);
+	KUNIT_EXPECT_EQ(test, kpo_ftraced(1), 3);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kps.pre), 6);
+}
+
+static void kpo_ftrace_ip_change(struct kunit *test)
+{
+	struct kprobe kp = {
+		.symbol_name = "kpo_ftraced2",
+		.pre_handler = kpo_override_pre,
+		.post_handler = kpo_post,
+	};
+	int calls;
+
+	if (!ftrace_location((unsigned long)kpo_ftraced2))
+		kunit_skip(test, "kpo_ftraced2 has no ftrace site");
+	kpo_reset();
+	KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
+	KUNIT_EXPECT_TRUE(test, kprobe_ftrace(kpo_site(kp.addr)));
+	calls = kpo_calls;
+	/* the body is skipped, the function returns what the handler set */
+	KUNIT_EXPECT_EQ(test, kpo_ftraced2(1), 4242);
+	KUNIT_EXPECT_EQ(test, kpo_calls, calls);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kps.pre), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kps.post), 0);
+	unregister_kprobe(&kp);
+	KUNIT_EXPECT_EQ(test, kpo_ftraced2(1), 12);
+}
+
+static int kpo_ret_value;
+static int kpo_entries;
+
+static int kpo_entry_handler(struct kretprobe_instance *ri,
+			     struct pt_regs *regs)
+{
+	kpo_entries++;
+	return 0;
+}
+
+static int kpo_ret_handler(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	kpo_ret_value = regs_return_value(regs);
+	return 0;
+}
+
+static void kpo_ftrace_kretprobe(struct kunit *test)
+{
+	struct kretprobe rp = {
+		.kp.symbol_name = "kpo_ftraced",
+		.entry_handler = kpo_entry_handler,
+		.handler = kpo_ret_handler,
+		.maxactive = 4,
+	};
+
+	if (!ftrace_location((unsigned long)kpo_ftraced))
+		kunit_skip(test, "kpo_ftraced has no ftrace site");
+	kpo_entries = 0;
+	kpo_ret_value = 0;
+	KUNIT_ASSERT_EQ(test, register_kretprobe(&rp), 0);
+	KUNIT_EXPECT_TRUE(test, kprobe_ftrace(kpo_site(rp.kp.addr)));
+	KUNIT_EXPECT_EQ(test, kpo_ftraced(20), 41);
+	KUNIT_EXPECT_EQ(test, kpo_entries, 1);
+	KUNIT_EXPECT_EQ(test, kpo_ret_value, 41);
+	unregister_kretprobe(&rp);
+}
+
+/* Two probes on one ftrace site, and ftrace probes next to each other. */
+static void kpo_ftrace_aggregate(struct kunit *test)
+{
+	struct kprobe a = {
+		.symbol_name = "kpo_ftraced",
+		.pre_handler = kpo_pre,
+	};
+	struct kprobe b = {
+		.symbol_name = "kpo_ftraced",
+		.pre_handler = kpo_pre,
+		.post_handler = kpo_post,
+	};
+	struct kprobe c = {
+		.symbol_name = "kpo_ftraced2",
+		.pre_handler = kpo_pre,
+	};
+
+	if (!ftrace_location((unsigned long)kpo_ftraced))
+		kunit_skip(test, "kpo_ftraced has no ftrace site");
+	kpo_reset();
+	KUNIT_ASSERT_EQ(test, register_kprobe(&a), 0);
+	KUNIT_ASSERT_EQ(test, register_kprobe(&b), 0);
+	KUNIT_ASSERT_EQ(test, register_kprobe(&c), 0);
+	KUNIT_EXPECT_EQ(test, kpo_ftraced(1), 3);
+	KUNIT_EXPECT_EQ(test, kpo_ftraced2(1), 12);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kps.pre), 3);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kps.post), 1);
+	unregister_kprobe(&a);
+	KUNIT_EXPECT_EQ(test, kpo_ftraced(1), 3);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kps.pre), 4);
+	unregister_kprobe(&b);
+	unregister_kprobe(&c);
+	KUNIT_EXPECT_EQ(test, kpo_ftraced(1), 3);
+	KUNIT_EXPECT_EQ(test, kpo_ftraced2(1), 12);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kps.pre), 4);
+}
+
+#endif /* CONFIG_KPROBES_ON_FTRACE */
+
+static void kpo_configured(struct kunit *test)
+{
+	if (!IS_ENABLED(CONFIG_OPTPROBES) &&
+	    !IS_ENABLED(CONFIG_KPROBES_ON_FTRACE))
+		kunit_skip(test, "no jump optimization, no kprobes on ftrace");
+	/* the targets are real, callable functions */
+	KUNIT_EXPECT_EQ(test, kpo_ftraced(0), 1);
+	KUNIT_EXPECT_EQ(test, kpo_ftraced2(0), 11);
+}
+
+static struct kunit_case kprobes_opt_cases[] = {
+	KUNIT_CASE(kpo_configured),
+#if defined(CONFIG_X86) && defined(CONFIG_OPTPROBES)
+	KUNIT_CASE(kpo_becomes_optimized),
+	KUNIT_CASE(kpo_optimized_ip_change),
+	KUNIT_CASE(kpo_refused_post_handler),
+	KUNIT_CASE(kpo_refused_region),
+	KUNIT_CASE(kpo_refused_neighbour),
+	KUNIT_CASE(kpo_refused_disabled),
+	KUNIT_CASE(kpo_sysctl_round_trip),
+	KUNIT_CASE_SLOW(kpo_all_cpus),
+#endif
+#ifdef CONFIG_KPROBES_ON_FTRACE
+	KUNIT_CASE(kpo_ftrace_pre_post),
+	KUNIT_CASE(kpo_ftrace_ip_change),
+	KUNIT_CASE(kpo_ftrace_kretprobe),
+	KUNIT_CASE(kpo_ftrace_aggregate),
+#endif
+	{}
+};
+
+static struct kunit_suite kprobes_opt_suite = {
+	.name = "kprobes_opt",
+	.test_cases = kprobes_opt_cases,
+};
+
+kunit_test_suites(&kprobes_opt_suite);
+
+MODULE_DESCRIPTION("KUnit tests for optimized and ftrace-based kprobes");
+MODULE_LICENSE("GPL");

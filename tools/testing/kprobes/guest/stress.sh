@@ -1,0 +1,55 @@
+# SPDX-License-Identifier: GPL-2.0
+# make stress, guest side: a kprobe on the entry of every function of the
+# core kernel that registration accepts, while a workload runs (processes,
+# file I/O, module load and unload, loopback networking); then all of them
+# removed in one batch.  Prints "KPSTRESS key value" lines and KPTEST
+# verdicts; the host counts kernel reports.
+. /guest/lib.sh
+S=/sys/kernel/debug/kp_stress
+insmod $KP_MOD/kp_stress.ko || fail stress.load
+insmod $KP_MOD/kp_target.ko
+
+# Core kernel text symbols (module symbols carry a [module] column).
+awk 'NF == 3 && ($2 == "t" || $2 == "T") { print $3 }' /proc/kallsyms |
+	sort -u > /tmp/funcs
+echo "KPSTRESS candidates $(wc -l < /tmp/funcs)"
+t0=$(date +%s)
+cat /tmp/funcs > $S/probe
+echo "KPSTRESS register-seconds $(( $(date +%s) - t0 ))"
+sed 's/^/KPSTRESS armed /' $S/stats
+accepted=$(awk '/^accepted/ { print $2 }' $S/stats)
+check stress.accepted-some test "${accepted:-0}" -gt 1000
+check stress.list-lines test "$(wc -l < $KP_DBG/list)" -ge "${accepted:-0}"
+
+# The workload, every probe armed.
+t0=$(date +%s)
+i=0
+while [ $i -lt 20 ]; do
+	sh -c 'echo $$ > /dev/null'
+	i=$((i + 1))
+done
+check stress.workload-fork /bin/true
+dd if=/dev/zero of=/tmp/stress.f bs=4k count=64 2>/dev/null
+check stress.workload-file cmp /tmp/stress.f /tmp/stress.f
+rm -f /tmp/stress.f
+check stress.workload-rmmod rmmod kp_target
+check stress.workload-insmod insmod $KP_MOD/kp_target.ko
+kcall 3
+expect_eq stress.workload-module-result "$(cat /sys/kernel/debug/kp_target/result)" 30
+(nc -l -p 5555 > /tmp/nc.out 2>/dev/null &)
+sleep 1
+echo kprobes | nc 127.0.0.1 5555 2>/dev/null
+sleep 1
+check stress.workload-loopback grep -qx kprobes /tmp/nc.out
+echo "KPSTRESS workload-seconds $(( $(date +%s) - t0 ))"
+sed 's/^/KPSTRESS after /' $S/stats
+hits=$(awk '/^accepted/ { print $4 }' $S/stats)
+check stress.hits-counted test "${hits:-0}" -gt 0
+
+# All of them go in one batch; nothing of them is left.
+t0=$(date +%s)
+echo 1 > $S/clear
+echo "KPSTRESS unregister-seconds $(( $(date +%s) - t0 ))"
+expect_eq stress.list-empty "$(wc -l < $KP_DBG/list)" 0
+check stress.unload rmmod kp_stress
+rmmod kp_target
