@@ -39,6 +39,15 @@ struct jprobe_ctlblk {
 static DEFINE_PER_CPU(struct jprobe_ctlblk, jprobe_ctlblk);
 
 /*
+ * Put the registers of the entry back into the trap's @regs.  An arch
+ * whose struct pt_regs holds more than the interrupted registers (state
+ * of the exception entry itself) copies only the registers.
+ */
+#ifndef arch_jprobe_restore_regs
+#define arch_jprobe_restore_regs(regs, saved)	(*(regs) = *(saved))
+#endif
+
+/*
  * Bytes of stack that may be copied from @sp: at most JPROBE_STACK_BYTES
  * and never past the end of the THREAD_SIZE-aligned stack @sp is on (task
  * and IRQ stacks alike).
@@ -107,7 +116,7 @@ struct kprobe *kprobe_jprobe_resume(struct pt_regs *regs)
 	 * the area above is free to restore.
 	 */
 	memcpy((void *)jcb->stack_addr, jcb->stack, jcb->stack_len);
-	*regs = jcb->regs;
+	arch_jprobe_restore_regs(regs, &jcb->regs);
 	jcb->site = NULL;
 	/* Still in the trap: a pending reschedule waits for its return. */
 	preempt_enable_no_resched();

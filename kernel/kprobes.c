@@ -59,7 +59,7 @@
 
 #include "kprobes_internal.h"
 
-#define KPROBE_HASH_BITS	7
+#define KPROBE_HASH_BITS	10	/* 8 KiB of buckets: short chains at 10k probes */
 
 /**
  * struct kprobe_site - everything registered at one address

@@ -95,6 +95,15 @@ static long jpt_other_handler(long x)
 	return 0;
 }
 
+/* A handler that forgets jprobe_return(): it must end the same way. */
+static long jpt_returning_handler(long a, long b, long c, long d, long e,
+				  long f, long g, long h, long i, long j)
+{
+	atomic_inc(&jpt_handler_calls);
+	jpt_seen[9] = j;
+	return -12345;
+}
+
 static int jpt_kprobe_pre(struct kprobe *p, struct pt_regs *regs)
 {
 	atomic_inc(&jpt_kprobe_calls);
@@ -218,6 +227,25 @@ static void jpt_nested(struct kunit *test)
 	unregister_jprobe(&outer);
 }
 
+/* Returning from the handler is as good as calling jprobe_return(). */
+static void jpt_handler_returns(struct kunit *test)
+{
+	static struct jprobe jp;
+	int k;
+
+	jpt_reset();
+	jpt_init(&jp, jpt_target, jpt_returning_handler);
+	KUNIT_ASSERT_EQ(test, register_jprobe(&jp), 0);
+	for (k = 0; k < 10; k++)
+		KUNIT_EXPECT_EQ(test, jpt_call(k), jpt_expect(k));
+	KUNIT_EXPECT_EQ(test, atomic_read(&jpt_handler_calls), 10);
+	KUNIT_EXPECT_EQ(test, jpt_seen[9], 9L + 10);
+	/* The hits left nothing behind: preemption is enabled again. */
+	KUNIT_EXPECT_EQ(test, preempt_count(), 0);
+	KUNIT_EXPECT_EQ(test, jp.kp.nmissed, 0UL);
+	unregister_jprobe(&jp);
+}
+
 static void jpt_enable_disable(struct kunit *test)
 {
 	static struct jprobe jp;
@@ -280,6 +308,7 @@ static struct kunit_case jpt_cases[] = {
 	KUNIT_CASE(jpt_arguments),
 	KUNIT_CASE(jpt_with_kretprobe),
 	KUNIT_CASE(jpt_nested),
+	KUNIT_CASE(jpt_handler_returns),
 	KUNIT_CASE(jpt_enable_disable),
 	KUNIT_CASE(jpt_refusals),
 	{}

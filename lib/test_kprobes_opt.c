@@ -31,7 +31,6 @@
 #include <asm/nospec-branch.h>
 
 asmlinkage int kpo_opt(int x);
-asmlinkage int kpo_opt_second(int x);
 asmlinkage int kpo_jump_in(int x);
 asmlinkage int kpo_call(int x);
 asmlinkage int kpo_leaf(int x);
@@ -42,13 +41,11 @@ asmlinkage int kpo_leaf(int x);
 	#name ":\n"						\
 	ASM_ENDBR
 #define KPO_END(name)	"	.size " #name ", . - " #name "\n"
-#define KPO_LABEL(name)	"	.globl " #name "\n" #name ":\n"
 
 asm("	.pushsection .text, \"ax\"\n"
 /* (x + 3) * 5: the probe's region is the mov and the add */
 KPO_FUNC(kpo_opt)
 "	movl %edi, %eax\n"
-KPO_LABEL(kpo_opt_second)
 "	addl $3, %eax\n"
 "	imull $5, %eax, %eax\n"
 "	addl $0, %eax\n"
@@ -78,12 +75,27 @@ KPO_END(kpo_call)
 "	.popsection\n"
 );
 
-/* The first instruction after a live ENDBR. */
-static unsigned long kpo_entry(void *fn)
+/*
+ * Addresses inside the targets are looked up, not taken: objtool wants
+ * every address taken in C to be an ENDBR.
+ */
+static unsigned long kpo_sym(const char *name)
 {
-	unsigned long a = (unsigned long)fn;
+	return kallsyms_lookup_name(name);
+}
 
-	return is_endbr(*(u32 *)a) ? a + ENDBR_INSN_SIZE : a;
+/* The first instruction after a live ENDBR. */
+static unsigned long kpo_entry(const char *name)
+{
+	unsigned long a = kpo_sym(name);
+
+	return a && is_endbr(*(u32 *)a) ? a + ENDBR_INSN_SIZE : a;
+}
+
+/* Offset in kpo_opt of its second instruction (no symbol of its own) */
+static unsigned int kpo_second_offset(void)
+{
+	return kpo_entry("kpo_opt") - kpo_sym("kpo_opt") + 2;
 }
 #endif /* CONFIG_X86 */
 
@@ -182,7 +194,7 @@ static bool kpo_has_optinsn_page(void)
 
 static void kpo_becomes_optimized(struct kunit *test)
 {
-	struct kprobe kp = {
+	static struct kprobe kp = {
 		.symbol_name = "kpo_opt",
 		.pre_handler = kpo_pre,
 	};
@@ -191,7 +203,7 @@ static void kpo_becomes_optimized(struct kunit *test)
 
 	kpo_reset();
 	KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
-	KUNIT_EXPECT_EQ(test, (unsigned long)kp.addr, kpo_entry(kpo_opt));
+	KUNIT_EXPECT_EQ(test, (unsigned long)kp.addr, kpo_entry("kpo_opt"));
 	wait_for_kprobe_optimizer();
 	KUNIT_EXPECT_TRUE(test, kpo_optimized(&kp));
 	KUNIT_EXPECT_FALSE(test, kprobe_ftrace(kpo_site(kp.addr)));
@@ -215,23 +227,27 @@ static void kpo_becomes_optimized(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&kps.pre), 10);
 }
 
+static unsigned long kpo_second;
+
 static int kpo_redirect_pre(struct kprobe *p, struct pt_regs *regs)
 {
 	atomic_inc(&kps.pre);
 	/* skip the mov: eax keeps what the caller left there */
 	regs->ax = 100;
-	instruction_pointer_set(regs, (unsigned long)kpo_opt_second);
+	instruction_pointer_set(regs, kpo_second);
 	return 1;
 }
 
 static void kpo_optimized_ip_change(struct kunit *test)
 {
-	struct kprobe kp = {
+	static struct kprobe kp = {
 		.symbol_name = "kpo_opt",
 		.pre_handler = kpo_redirect_pre,
 	};
 	unsigned long hits;
 
+	kpo_second = kpo_sym("kpo_opt") + kpo_second_offset();
+	KUNIT_ASSERT_NE(test, kpo_second, 0UL);
 	kpo_reset();
 	KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
 	wait_for_kprobe_optimizer();
@@ -247,12 +263,12 @@ static void kpo_optimized_ip_change(struct kunit *test)
 
 static void kpo_refused_post_handler(struct kunit *test)
 {
-	struct kprobe kp = {
+	static struct kprobe kp = {
 		.symbol_name = "kpo_opt",
 		.pre_handler = kpo_pre,
 		.post_handler = kpo_post,
 	};
-	struct kprobe fast = {
+	static struct kprobe fast = {
 		.symbol_name = "kpo_opt",
 		.pre_handler = kpo_pre,
 	};
@@ -272,7 +288,12 @@ static void kpo_refused_post_handler(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, register_kprobe(&fast), 0);
 	wait_for_kprobe_optimizer();
 	KUNIT_EXPECT_TRUE(test, kpo_optimized(&fast));
-	KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
+	kp.addr = NULL;		/* by symbol again */
+	if (register_kprobe(&kp)) {
+		unregister_kprobe(&fast);
+		KUNIT_FAIL(test, "cannot register a second probe");
+		return;
+	}
 	KUNIT_EXPECT_FALSE(test, kpo_optimized(&fast));
 	kpo_reset();
 	KUNIT_EXPECT_EQ(test, kpo_opt(2), 25);
@@ -288,11 +309,11 @@ static void kpo_refused_post_handler(struct kunit *test)
 
 static void kpo_refused_region(struct kunit *test)
 {
-	struct kprobe jt = {
+	static struct kprobe jt = {
 		.symbol_name = "kpo_jump_in",
 		.pre_handler = kpo_pre,
 	};
-	struct kprobe call = {
+	static struct kprobe call = {
 		.symbol_name = "kpo_call",
 		.pre_handler = kpo_pre,
 	};
@@ -316,15 +337,16 @@ static void kpo_refused_region(struct kunit *test)
 
 static void kpo_refused_neighbour(struct kunit *test)
 {
-	struct kprobe first = {
+	static struct kprobe first = {
 		.symbol_name = "kpo_opt",
 		.pre_handler = kpo_pre,
 	};
-	struct kprobe second = {
-		.symbol_name = "kpo_opt_second",
+	static struct kprobe second = {
+		.symbol_name = "kpo_opt",
 		.pre_handler = kpo_pre,
 	};
 
+	second.offset = kpo_second_offset();
 	kpo_reset();
 	KUNIT_ASSERT_EQ(test, register_kprobe(&first), 0);
 	wait_for_kprobe_optimizer();
@@ -351,7 +373,7 @@ static void kpo_refused_neighbour(struct kunit *test)
 
 static void kpo_refused_disabled(struct kunit *test)
 {
-	struct kprobe kp = {
+	static struct kprobe kp = {
 		.symbol_name = "kpo_opt",
 		.pre_handler = kpo_pre,
 		.flags = KPROBE_FLAG_DISABLED,
@@ -412,7 +434,7 @@ static int kpo_sysctl(const char *val)
 
 static void kpo_sysctl_round_trip(struct kunit *test)
 {
-	struct kprobe kp = {
+	static struct kprobe kp = {
 		.symbol_name = "kpo_opt",
 		.pre_handler = kpo_pre,
 	};
@@ -469,23 +491,24 @@ static int kpo_hammer_fn(void *data)
 
 static void kpo_all_cpus(struct kunit *test)
 {
-	struct kprobe kp = {
+	static struct kprobe kp = {
 		.symbol_name = "kpo_opt",
 		.pre_handler = kpo_pre,
 	};
-	struct kprobe post = {
+	static struct kprobe post = {
 		.symbol_name = "kpo_opt",
 		.pre_handler = kpo_pre,
 		.post_handler = kpo_post,
 	};
-	struct kprobe inner = {
-		.symbol_name = "kpo_opt_second",
+	static struct kprobe inner = {
+		.symbol_name = "kpo_opt",
 		.pre_handler = kpo_pre,
 	};
 	struct kpo_hammer *h;
 	unsigned long calls = 0, wrong = 0;
 	int cpu, round, n = 0;
 
+	inner.offset = kpo_second_offset();
 	h = kunit_kcalloc(test, nr_cpu_ids, sizeof(*h), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, h);
 	kpo_reset();
@@ -507,9 +530,11 @@ static void kpo_all_cpus(struct kunit *test)
 		KUNIT_EXPECT_TRUE(test, kpo_optimized(&kp));
 		msleep(20);
 		/* unoptimize by a post_handler, then by a neighbour */
+		post.addr = NULL;
 		KUNIT_EXPECT_EQ(test, register_kprobe(&post), 0);
 		msleep(20);
 		unregister_kprobe(&post);
+		inner.addr = NULL;
 		KUNIT_EXPECT_EQ(test, register_kprobe(&inner), 0);
 		msleep(20);
 		unregister_kprobe(&inner);
@@ -548,7 +573,7 @@ static void kpo_all_cpus(struct kunit *test)
 
 static void kpo_ftrace_pre_post(struct kunit *test)
 {
-	struct kprobe kp = {
+	static struct kprobe kp = {
 		.symbol_name = "kpo_ftraced",
 		.pre_handler = kpo_pre,
 		.post_handler = kpo_post,
@@ -596,7 +621,7 @@ static void kpo_ftrace_pre_post(struct kunit *test)
 
 static void kpo_ftrace_ip_change(struct kunit *test)
 {
-	struct kprobe kp = {
+	static struct kprobe kp = {
 		.symbol_name = "kpo_ftraced2",
 		.pre_handler = kpo_override_pre,
 		.post_handler = kpo_post,
@@ -636,7 +661,7 @@ static int kpo_ret_handler(struct kretprobe_instance *ri, struct pt_regs *regs)
 
 static void kpo_ftrace_kretprobe(struct kunit *test)
 {
-	struct kretprobe rp = {
+	static struct kretprobe rp = {
 		.kp.symbol_name = "kpo_ftraced",
 		.entry_handler = kpo_entry_handler,
 		.handler = kpo_ret_handler,
@@ -655,19 +680,23 @@ static void kpo_ftrace_kretprobe(struct kunit *test)
 	unregister_kretprobe(&rp);
 }
 
-/* Two probes on one ftrace site, and ftrace probes next to each other. */
+/*
+ * Two probes on one ftrace site, and ftrace probes next to each other.
+ * (The probes of these tests are static: an assertion that fails leaves
+ * them registered, which a probe on a dead stack frame must not be.)
+ */
 static void kpo_ftrace_aggregate(struct kunit *test)
 {
-	struct kprobe a = {
+	static struct kprobe a = {
 		.symbol_name = "kpo_ftraced",
 		.pre_handler = kpo_pre,
 	};
-	struct kprobe b = {
+	static struct kprobe b = {
 		.symbol_name = "kpo_ftraced",
 		.pre_handler = kpo_pre,
 		.post_handler = kpo_post,
 	};
-	struct kprobe c = {
+	static struct kprobe c = {
 		.symbol_name = "kpo_ftraced2",
 		.pre_handler = kpo_pre,
 	};

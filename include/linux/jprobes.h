@@ -13,12 +13,14 @@
  * pre-handler at the address, saves the registers and a bounded copy of
  * the stack above the stack pointer (where stack-passed arguments live)
  * in this CPU's jprobe control block, disables preemption and points the
- * trapped context at the handler.  jprobe_return() traps again; the trap
- * puts the stack copy and the registers back and executes the probed
- * instruction as the kprobe would have.  The handler runs in the probed
- * function's context (interrupts as they were), with preemption disabled
- * and must not sleep; a jprobe hit while this CPU runs a jprobe handler
- * (a nested call, an interrupt) is counted in kp.nmissed and skipped.
+ * trapped context at the handler, with the trap of jprobe_return() as
+ * its return address.  jprobe_return() traps again (so does a handler
+ * that simply returns); the trap puts the stack copy and the registers
+ * back and executes the probed instruction as the kprobe would have.
+ * The handler runs in the probed function's context (interrupts as they
+ * were), with preemption disabled, and must not sleep; a jprobe hit while
+ * this CPU runs a jprobe handler (a nested call, an interrupt) is counted
+ * in kp.nmissed and skipped.
  */
 #ifndef _LINUX_JPROBES_H
 #define _LINUX_JPROBES_H
@@ -56,7 +58,8 @@ void jprobe_return(void);
  *
  * arch_jprobe_enter(): from the entry probe's pre-handler (trap context):
  *	point @regs at @entry as if the probed function had been entered
- *	there; the registers and stack are already saved.
+ *	there, returning to the trap of jprobe_return(); the registers and
+ *	the stack copy are already saved.
  * arch_jprobe_return_trap(): the address the trap in jprobe_return()
  *	reports, so the arch trap handler can recognise it.
  * kprobe_jprobe_resume() (generic): called by that trap handler; puts the

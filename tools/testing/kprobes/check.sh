@@ -64,6 +64,11 @@ if [ "$fl" = ours ]; then
 	else
 		say "CHECK series.export FAIL"
 	fi
+	# Documentation: kernel-doc of our files, Documentation/trace build.
+	docs=$("$KP_TOOLS/docs.sh" 2>&1)
+	echo "$docs" | grep '^DOCS ' | tee -a "$res"
+	echo "$docs" | grep -q '^DOCS htmldocs' ||
+		say "DOCS run FAIL ($(echo "$docs" | tail -n 1))"
 	"$KP_TOOLS/bench.sh" --smoke 2>/dev/null | grep '^BENCH ' | tee -a "$res" || true
 fi
 

@@ -7,7 +7,8 @@ set -euo pipefail
 
 pkgs=(gcc make flex bison bc libelf-dev libssl-dev cpio kmod rsync xz-utils
       python3 perl ccache sparse qemu-system-x86 qemu-system-arm
-      gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu busybox-static git)
+      gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu busybox-static git
+      python3-sphinx python3-sphinx-rtd-theme python3-yaml)
 want_base="$KP_BASE_PKG=$KP_BASE_VERSION"
 
 missing=()

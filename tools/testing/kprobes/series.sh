@@ -52,7 +52,7 @@ basecommit=$(git -C "$tree" rev-parse HEAD)
 
 # Upstream files we remove without a same-named replacement go with the
 # part that replaces their directory's code.
-for part in $(grep '^PART ' "$KP_TOOLS/series.map" | awk '{print $2}'); do
+for part in $(grep '^PART ' "$KP_TOOLS/series.map" | awk '{print $2}' | sort); do
 	subject=$(grep "^PART $part " "$KP_TOOLS/series.map" | cut -d' ' -f3-)
 	n=0
 	for f in "${files[@]}"; do

@@ -20,6 +20,7 @@ src=$(kp_src "$fl")
 if [ ! -f "$src/.kp-staged" ]; then
 	kp_log "staging $fl tree in $src"
 	rm -rf "$src" "$src.tmp"
+	mkdir -p "$(dirname "$src")"
 	cp -al "$KP_BASE" "$src.tmp"
 	find "$src.tmp" -type d -exec chmod u+w {} +
 	mv "$src.tmp" "$src"

@@ -57,6 +57,40 @@ struct kprobe_ctlblk {
 int kprobe_brk_handler(struct pt_regs *regs, unsigned long esr);
 int kprobe_ss_brk_handler(struct pt_regs *regs, unsigned long esr);
 int kretprobe_brk_handler(struct pt_regs *regs, unsigned long esr);
+unsigned long kprobe_brk_hits(void);
+
+/*
+ * Jump optimization: the probed instruction becomes a B to a detour
+ * buffer of KPROBE_OPTINSN_SLOT_SIZE bytes (a power of two, so that the
+ * buffer's offsets can be told from an address) within branch range.
+ */
+#define KPROBE_OPTINSN_SLOT_SIZE	256
+
+/**
+ * struct arch_optimized_insn - the arm64 part of an optimized probe
+ * @buf: its detour buffer (see opt.c)
+ */
+struct arch_optimized_insn {
+	kprobe_opcode_t *buf;
+};
+
+#ifdef CONFIG_OPTPROBES
+struct optimized_kprobe;
+
+bool kprobe_opt_exit_brk(struct pt_regs *regs);
+__visible unsigned long a64_optprobe_hit(struct optimized_kprobe *op,
+					 struct pt_regs *regs);
+
+/* The detour buffer's template (kprobes_trampoline.S), never run there */
+extern const u32 a64_opt_tmpl[], a64_opt_tmpl_insn[], a64_opt_tmpl_exit[];
+extern const u64 a64_opt_tmpl_op[], a64_opt_tmpl_addr[];
+extern const u64 a64_opt_tmpl_call[], a64_opt_tmpl_lit[], a64_opt_tmpl_end[];
+#else
+static inline bool kprobe_opt_exit_brk(struct pt_regs *regs)
+{
+	return false;
+}
+#endif
 
 #endif /* CONFIG_KPROBES */
 

@@ -24,10 +24,13 @@
  * reach.  The core reuses a slot only after an RCU-tasks grace period,
  * so a task preempted inside a boosted slot is safe.
  *
- * BRK is one of the instructions the architecture lets us write over
- * live code without stopping the other CPUs (Arm ARM, "Concurrent
- * modification and execution of instructions"), so arming and disarming
- * patch one word and then synchronise every CPU's instruction stream.
+ * The architecture lets live code be rewritten under other CPUs' feet
+ * only when both the old and the new instruction are among B, BL, BRK,
+ * NOP, ISB, SVC, HVC and SMC (Arm ARM, "Concurrent modification and
+ * execution of instructions").  A probed instruction is usually none of
+ * those, so arming and disarming patch the word with every other CPU
+ * parked in stop_machine (aarch64_insn_patch_text()), which also makes
+ * each of them synchronise its instruction stream.
  */
 #define pr_fmt(fmt) "kprobes: " fmt
 
@@ -37,7 +40,6 @@
 #include <linux/kprobes.h>
 #include <linux/sched/debug.h>
 #include <linux/sizes.h>
-#include <linux/smp.h>
 #include <linux/vmalloc.h>
 
 #include <asm/cacheflush.h>
@@ -209,12 +211,16 @@ int arch_prepare_kprobe(struct kprobe *p)
 	return 0;
 }
 
-/* Make every CPU refetch instructions after a text patch. */
+/*
+ * Write one instruction with the other CPUs stopped; they resume with an
+ * ISB.  The core holds cpus_read_lock(), as stop_machine_cpuslocked()
+ * wants.
+ */
 static void write_text_word(kprobe_opcode_t *addr, u32 insn)
 {
-	if (WARN_ON_ONCE(aarch64_insn_patch_text_nosync(addr, insn)))
-		return;
-	kick_all_cpus_sync();
+	void *addrs[] = { addr };
+
+	WARN_ON_ONCE(aarch64_insn_patch_text(addrs, &insn, 1));
 }
 
 /**
@@ -291,6 +297,26 @@ int __init arch_populate_kprobe_blacklist(void)
 /* ---------------------------------------------------------------------
  * The hit path: BRK exceptions from EL1, interrupts masked.
  */
+
+static DEFINE_PER_CPU(unsigned long, kprobe_brk_count);
+
+/**
+ * kprobe_brk_hits() - probe hits that came through the BRK exception
+ *
+ * For tests: a jump optimized probe is hit without one.
+ *
+ * Return: the sum over all CPUs since boot.
+ */
+unsigned long kprobe_brk_hits(void)
+{
+	unsigned long sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += per_cpu(kprobe_brk_count, cpu);
+	return sum;
+}
+EXPORT_SYMBOL_GPL(kprobe_brk_hits);
 
 static void __kprobes save_outer(struct kprobe_ctlblk *kcb)
 {
@@ -420,6 +446,7 @@ int __kprobes kprobe_brk_handler(struct pt_regs *regs, unsigned long esr)
 	struct kprobe *p;
 	u32 insn;
 
+	__this_cpu_inc(kprobe_brk_count);
 	p = get_kprobe(addr);
 	if (!p) {
 		/*
@@ -456,6 +483,9 @@ int __kprobes kprobe_brk_handler(struct pt_regs *regs, unsigned long esr)
  * @regs: the state after the copied instruction ran
  * @esr: the exception syndrome
  *
+ * The same BRK leaves an optimized probe's detour buffer when a
+ * pre_handler moved the pc (see opt.c).
+ *
  * Return: DBG_HOOK_HANDLED, or DBG_HOOK_ERROR when this CPU is not
  * stepping a probe at that slot.
  */
@@ -464,6 +494,8 @@ int __kprobes kprobe_ss_brk_handler(struct pt_regs *regs, unsigned long esr)
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
 	struct kprobe *p = kcb->probe;
 
+	if (kprobe_opt_exit_brk(regs))
+		return DBG_HOOK_HANDLED;
 	if (!p || !kprobe_running() ||
 	    !(kcb->status & (KPROBE_HIT_SS | KPROBE_REENTER)) ||
 	    !p->ainsn.api.insn || instruction_pointer(regs) != slot_end(p))

@@ -9,10 +9,15 @@
  * so that unwinders see through it (kretprobe_find_ret_addr()), lets
  * kretprobe_arm64_return() run the handler and returns where the function
  * really returns.
+ *
+ * With CONFIG_OPTPROBES this file also holds the template of a jump
+ * optimized probe's detour buffer (see opt.c), which saves the registers
+ * the same way.
  */
 #include <linux/linkage.h>
 #include <asm/asm-offsets.h>
 #include <asm/assembler.h>
+#include <asm/brk-imm.h>
 
 /* Move the pair x<a>, x<b> to or from its place in the pt_regs at sp. */
 	.macro	krp_pair insn, a, b
@@ -38,11 +43,13 @@
 	krp_pair \insn, 28, 29
 	.endm
 
-	.text
-SYM_CODE_START(kretprobe_trampoline)
+/*
+ * Push a pt_regs holding the registers as they stand (pc excepted), with
+ * the PSTATE an exception from here would have recorded.
+ */
+	.macro	krp_save_regs
 	sub	sp, sp, #PT_REGS_SIZE
 	krp_gprs stp
-	/* lr still holds our own address: the function returned through it */
 	add	x0, sp, #PT_REGS_SIZE
 	stp	x30, x0, [sp, #S_LR]
 	mov	x0, #PSR_MODE_EL1h
@@ -51,11 +58,21 @@ SYM_CODE_START(kretprobe_trampoline)
 	mrs	x1, nzcv
 	orr	x0, x0, x1
 	str	x0, [sp, #S_PSTATE]
+	.endm
 
-	/* Link { caller's fp, our address } into the frame record chain. */
-	adr	x1, kretprobe_trampoline
-	stp	x29, x1, [sp, #S_STACKFRAME]
+/* Link the frame record { x29, \pc } of that pt_regs into the chain. */
+	.macro	krp_link_frame pc
+	stp	x29, \pc, [sp, #S_STACKFRAME]
 	add	x29, sp, #S_STACKFRAME
+	.endm
+
+	.text
+SYM_CODE_START(kretprobe_trampoline)
+	/* lr still holds our own address: the function returned through it */
+	krp_save_regs
+	/* { caller's fp, our address }: unwinders recover the real return */
+	adr	x1, kretprobe_trampoline
+	krp_link_frame x1
 
 	mov	x0, sp
 	bl	kretprobe_arm64_return
@@ -67,3 +84,63 @@ SYM_CODE_START(kretprobe_trampoline)
 	ret
 SYM_CODE_END(kretprobe_trampoline)
 NOKPROBE(kretprobe_trampoline)
+
+#ifdef CONFIG_OPTPROBES
+/* Words for the displaced instruction, relocated, and the branch back */
+#define A64_OPT_INSNS	4
+
+/*
+ * The detour buffer of a jump optimized probe (opt.c copies it and fills
+ * in the words at a64_opt_tmpl_insn and the literals).  Entered by the B
+ * that replaced the probed instruction, with every register live:
+ * a pt_regs is laid as a trap would, with pc = the probed address, and
+ * a64_optprobe_hit() runs the handlers.  It returns 0 to go on with the
+ * displaced instruction (relocated; then a branch back), or nonzero when
+ * a pre_handler moved the pc: the BRK at a64_opt_tmpl_exit then loads
+ * the whole pt_regs (kprobe_opt_exit_brk()).  Never executed in place.
+ */
+	.pushsection .rodata, "a"
+	.balign	8
+	.globl	a64_opt_tmpl
+a64_opt_tmpl:
+	krp_save_regs
+	ldr	x1, a64_opt_tmpl_addr
+	str	x1, [sp, #S_PC]
+	krp_link_frame x1
+	ldr	x0, a64_opt_tmpl_op
+	mov	x1, sp
+	ldr	x2, a64_opt_tmpl_call
+	blr	x2
+	cbnz	x0, a64_opt_tmpl_exit
+	/* the handlers may have changed the flags and registers */
+	ldr	x0, [sp, #S_PSTATE]
+	and	x0, x0, #(PSR_N_BIT | PSR_Z_BIT | PSR_C_BIT | PSR_V_BIT)
+	msr	nzcv, x0
+	krp_gprs ldp
+	ldr	x30, [sp, #S_LR]
+	add	sp, sp, #PT_REGS_SIZE
+	.globl	a64_opt_tmpl_insn
+a64_opt_tmpl_insn:
+	.rept	A64_OPT_INSNS
+	nop
+	.endr
+	.globl	a64_opt_tmpl_exit
+a64_opt_tmpl_exit:
+	brk	#KPROBES_BRK_SS_IMM
+	.balign	8
+	.globl	a64_opt_tmpl_op
+a64_opt_tmpl_op:
+	.quad	0
+	.globl	a64_opt_tmpl_addr
+a64_opt_tmpl_addr:
+	.quad	0
+	.globl	a64_opt_tmpl_call
+a64_opt_tmpl_call:
+	.quad	0
+	.globl	a64_opt_tmpl_lit
+a64_opt_tmpl_lit:
+	.quad	0
+	.globl	a64_opt_tmpl_end
+a64_opt_tmpl_end:
+	.popsection
+#endif /* CONFIG_OPTPROBES */

@@ -383,6 +383,123 @@ static void kprobes_arm64_fault_in_slot(struct kunit *test)
 	vfree(area);
 }
 
+#ifdef CONFIG_OPTPROBES
+/*
+ * Jump optimization: a probe on an instruction that can be copied or
+ * relocated becomes a B to its detour buffer.  Its hits take no BRK, see
+ * the probed address and leave results and flags as without a probe.
+ */
+static const struct kpa64_case kpa64_opt_cases[] = {
+	BOOST(adds), BOOST(csel), BOOST(mrs_nzcv), BOOST(stp_pre),
+	BOOST(ldr_sp), BOOST(nop),
+	EMU(adr), EMU(adr_back), EMU(adrp), EMU(b), EMU(bl),
+	EMU(bcond_eq), EMU(bcond_hi), EMU(bcond_lt), EMU(bcond_al),
+	EMU(cbz_x), EMU(cbnz_w), EMU(tbz_3), EMU(tbnz_40),
+	EMU(br), EMU(ret), EMU(ret_x3),
+};
+
+static bool kpa64_site_optimized(void *addr)
+{
+	struct kprobe *site;
+	bool ret;
+
+	rcu_read_lock();
+	site = get_kprobe(addr);
+	ret = site && kprobe_optimized(site);
+	rcu_read_unlock();
+	return ret;
+}
+
+static void kpa64_opt_check_case(struct kunit *test, const struct kpa64_case *c)
+{
+	struct kprobe kp = {
+		.addr = (kprobe_opcode_t *)*c->at,
+		.pre_handler = kpa64_pre,
+	};
+	struct kpa64_result plain[KPA64_NR_INPUTS], probed;
+	unsigned long brks, traps;
+	unsigned int i;
+
+	for (i = 0; i < KPA64_NR_INPUTS; i++)
+		kpa64_run(c, kpa64_inputs[i], &plain[i]);
+
+	kpa64_pre_hits = 0;
+	kpa64_bad_pc = 0;
+	KUNIT_ASSERT_EQ_MSG(test, register_kprobe(&kp), 0, "%s", c->name);
+	wait_for_kprobe_optimizer();
+	KUNIT_EXPECT_TRUE_MSG(test, kpa64_site_optimized(kp.addr),
+			      "%s: not optimized", c->name);
+
+	brks = kprobe_brk_hits();
+	traps = kprobe_step_traps();
+	for (i = 0; i < KPA64_NR_INPUTS; i++) {
+		kpa64_run(c, kpa64_inputs[i], &probed);
+		KUNIT_EXPECT_EQ_MSG(test, probed.ret, plain[i].ret,
+				    "%s(%llx, %llx): result", c->name,
+				    kpa64_inputs[i][0], kpa64_inputs[i][1]);
+		KUNIT_EXPECT_EQ_MSG(test, probed.out[0], plain[i].out[0],
+				    "%s(%llx, %llx): NZCV", c->name,
+				    kpa64_inputs[i][0], kpa64_inputs[i][1]);
+		KUNIT_EXPECT_EQ_MSG(test, probed.out[1], plain[i].out[1],
+				    "%s: out[1]", c->name);
+	}
+	/* no exception at all */
+	KUNIT_EXPECT_EQ_MSG(test, kprobe_brk_hits() - brks, 0,
+			    "%s: BRK hits", c->name);
+	KUNIT_EXPECT_EQ_MSG(test, kprobe_step_traps() - traps, 0,
+			    "%s: step traps", c->name);
+	unregister_kprobe(&kp);
+
+	KUNIT_EXPECT_EQ_MSG(test, kpa64_pre_hits, KPA64_NR_INPUTS,
+			    "%s: pre_handler calls", c->name);
+	KUNIT_EXPECT_EQ_MSG(test, kpa64_bad_pc, 0, "%s: pc in pre_handler",
+			    c->name);
+	KUNIT_EXPECT_EQ_MSG(test, kp.nmissed, 0, "%s: missed", c->name);
+}
+
+KUNIT_ARRAY_PARAM(kpa64_opt, kpa64_opt_cases, kpa64_case_desc);
+
+static void kprobes_arm64_optimized(struct kunit *test)
+{
+	kpa64_opt_check_case(test, test->param_value);
+}
+
+/* Skip the adds: x0 = 42 and the pc after it, from the pre_handler. */
+static int kpa64_skip_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	kpa64_pre_hits++;
+	regs->regs[0] = 42;
+	instruction_pointer_set(regs, (unsigned long)p->addr + 4);
+	return 1;
+}
+
+/*
+ * A pre_handler of an optimized probe moves the pc: the detour buffer
+ * resumes where it says, with the registers it set.  Optimization off:
+ * back to the BRK, and on again.
+ */
+static void kprobes_arm64_optimized_ip_change(struct kunit *test)
+{
+	struct kprobe kp = {
+		.addr = (kprobe_opcode_t *)kpa64_adds_at,
+		.pre_handler = kpa64_skip_pre,
+	};
+	unsigned long brks;
+	u64 out[4];
+
+	kpa64_pre_hits = 0;
+	KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
+	wait_for_kprobe_optimizer();
+	KUNIT_EXPECT_TRUE(test, kpa64_site_optimized(kp.addr));
+	brks = kprobe_brk_hits();
+	KUNIT_EXPECT_EQ(test, kpa64_adds(1, 2, out), 42);
+	KUNIT_EXPECT_EQ(test, kprobe_brk_hits() - brks, 0);
+	KUNIT_EXPECT_EQ(test, kpa64_pre_hits, 1);
+	unregister_kprobe(&kp);
+	KUNIT_EXPECT_EQ(test, kpa64_adds(1, 2, out), 3);
+}
+#endif
+
 static struct kunit_case kprobes_arm64_cases[] = {
 	KUNIT_CASE_PARAM(kprobes_arm64_insn, kpa64_insn_gen_params),
 	KUNIT_CASE(kprobes_arm64_literal_values),
@@ -390,6 +507,10 @@ static struct kunit_case kprobes_arm64_cases[] = {
 	KUNIT_CASE(kprobes_arm64_misaligned),
 	KUNIT_CASE(kprobes_arm64_reentry),
 	KUNIT_CASE(kprobes_arm64_fault_in_slot),
+#ifdef CONFIG_OPTPROBES
+	KUNIT_CASE_PARAM(kprobes_arm64_optimized, kpa64_opt_gen_params),
+	KUNIT_CASE(kprobes_arm64_optimized_ip_change),
+#endif
 	{}
 };
 

@@ -81,6 +81,8 @@ enum kprobe_x86_kind {
  * @sib: SIB byte of an indirect branch
  * @rex: REX prefix of an indirect branch (0 if none)
  * @disp: relative displacement, memory displacement, or ret's imm16
+ * @op: the site's jump optimization state once the optimizer prepared
+ *	it (CONFIG_OPTPROBES), else NULL; read locklessly by the int3 path
  */
 struct arch_specific_insn {
 	kprobe_opcode_t *insn;
@@ -137,6 +139,7 @@ struct arch_optimized_insn {
 
 void kprobe_opt_fix_text(u8 *buf, unsigned long addr, size_t len);
 __visible void kprobe_opt_x86_callback(struct pt_regs *regs);
+unsigned long kprobe_opt_resume_ip(struct kprobe *p, unsigned long ip);
 #endif
 
 /*

@@ -812,6 +812,9 @@ int kprobe_int3_handler(struct pt_regs *regs)
 	kcb->status = KPROBE_HIT_ACTIVE;
 	if (p->pre_handler && p->pre_handler(p, regs)) {
 		/* The handler moved the ip: skip the instruction. */
+#ifdef CONFIG_OPTPROBES
+		regs->ip = kprobe_opt_resume_ip(p, regs->ip);
+#endif
 		reset_current_kprobe();
 		return 1;
 	}

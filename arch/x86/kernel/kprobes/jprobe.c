@@ -7,30 +7,43 @@
  * function is on top of the stack, arguments are where the ABI put them,
  * so the handler finds them as its own.  jprobe_return() is an int3 that
  * kprobe_int3_handler() recognises; it puts the entry state back and
- * executes the probed instruction.
+ * executes the probed instruction.  A handler that returns instead ends
+ * the same way: its return address is that int3.
  *
  * Safety on a modern kernel: the handler is entered by IRET, not by an
  * indirect branch, so IBT and kCFI do not apply to that transfer and the
  * handler is an ordinary function (its ENDBR is a no-op).  The kernel
- * does not use shadow stacks.  An unwinder inside the handler sees it
- * called from the probed function's caller, which ORC describes
- * correctly.  The handler's stack protector canary is checked only on a
- * return that never happens: its frame is dropped by the trap.
+ * does not use shadow stacks.  An unwinder inside the handler finds
+ * jprobe_return() as its caller, annotated as the end of the stack, and
+ * stops there cleanly.  The handler's stack protector canary is checked,
+ * if ever, by a return of its own into that trap, on an intact frame.
+ * Kernel stack randomization moves the stack at system call entry, long
+ * before: the copy is taken relative to the stack pointer of the hit.
+ * The handler runs with preemption disabled from the entry trap to the
+ * return trap.
  */
 #include <linux/kprobes.h>
 #include <linux/objtool.h>
 #include <linux/export.h>
 
-/* The int3 inside jprobe_return(), defined in the asm below. */
+/* The int3 of jprobe_return() (jprobe_trampoline.S). */
 extern const u8 jprobe_return_int3[];
 
 /**
  * arch_jprobe_enter() - let the trapped context run a jprobe handler
- * @regs: registers at the probed function's entry
+ * @regs: registers at the probed function's entry: the stack pointer
+ *	points at its return address (int3 and ftrace sites alike)
  * @entry: the handler
+ *
+ * The handler's return address becomes jprobe_return()'s trap, so a
+ * handler that returns instead of calling jprobe_return() ends the same
+ * way.  The slot is inside the stack copy kprobe_jprobe_resume() puts
+ * back.
  */
 void arch_jprobe_enter(struct pt_regs *regs, void *entry)
 {
+	*(unsigned long *)kernel_stack_pointer(regs) =
+		(unsigned long)jprobe_return_int3;
 	instruction_pointer_set(regs, (unsigned long)entry);
 }
 
@@ -48,18 +61,5 @@ unsigned long arch_jprobe_return_trap(void)
 
 NOKPROBE_SYMBOL(arch_jprobe_return_trap);
 
-/**
- * jprobe_return() - end a jprobe handler
- *
- * Never returns to its caller: the probed function runs on with the
- * registers and stack of its entry.  Write "jprobe_return(); return 0;"
- * (or the like) at the end of a handler; the return is never reached.
- */
-noinline void jprobe_return(void)
-{
-	asm volatile("jprobe_return_int3:\n\t"
-		     "int3\n\t"
-		     ::: "memory");
-}
+/* jprobe_return() itself is in jprobe_trampoline.S. */
 EXPORT_SYMBOL_GPL(jprobe_return);
-NOKPROBE_SYMBOL(jprobe_return);

@@ -26,8 +26,10 @@
  * A pre_handler of an optimized probe that returns nonzero has set
  * regs->ip: the trampoline returns there instead of into the copy, with
  * every other register (and the flags) as the handler left them in
- * pt_regs, exactly as after a breakpoint.  The handlers run with
- * interrupts disabled, as they do from the breakpoint.
+ * pt_regs, exactly as after a breakpoint.  An ip inside the region's
+ * tail (whose bytes are the jmp's now) continues at the same offset in
+ * the copy, which has the same instruction boundaries.  The handlers run
+ * with interrupts disabled, as they do from the breakpoint.
  */
 
 #define pr_fmt(fmt) "kprobes: " fmt
@@ -393,6 +395,40 @@ void arch_remove_optimized_kprobe(struct optimized_kprobe *op)
  * Hit path
  */
 
+static unsigned long resume_ip(struct optimized_kprobe *op, unsigned long ip)
+{
+	unsigned long addr = (unsigned long)op->kp->addr;
+
+	if (ip > addr && ip < addr + op->optinsn.len)
+		return (unsigned long)op->optinsn.detour + KPROBE_OPT_COPY +
+		       (ip - addr);
+	return ip;
+}
+
+NOKPROBE_SYMBOL(resume_ip);
+
+/**
+ * kprobe_opt_resume_ip() - where an ip set by a pre_handler can resume
+ * @p: the site's probe
+ * @ip: the ip the pre_handler set
+ *
+ * Called by the breakpoint path: once a probe is queued for optimization
+ * its region's tail may become the jmp's bytes at any moment; an ip in
+ * it resumes in the detour copy instead.
+ *
+ * Return: the ip to resume at.
+ */
+unsigned long kprobe_opt_resume_ip(struct kprobe *p, unsigned long ip)
+{
+	struct optimized_kprobe *op = READ_ONCE(p->ainsn.op);
+
+	if (op && READ_ONCE(op->state) >= KPROBE_OPT_QUEUED)
+		return resume_ip(op, ip);
+	return ip;
+}
+
+NOKPROBE_SYMBOL(kprobe_opt_resume_ip);
+
 /**
  * kprobe_opt_x86_callback() - run an optimized probe's handlers
  * @regs: the registers at the probed address, laid by the trampoline
@@ -425,7 +461,7 @@ __visible void kprobe_opt_x86_callback(struct pt_regs *regs)
 	__this_cpu_write(current_kprobe, p);
 	kcb->status = KPROBE_HIT_ACTIVE;
 	if (p->pre_handler && p->pre_handler(p, regs))
-		*ret = regs->ip;
+		*ret = resume_ip(op, regs->ip);
 	reset_current_kprobe();
 out:
 	local_irq_restore(flags);

@@ -10,7 +10,7 @@ CONFIG_SERIAL_8250=y
 CONFIG_SERIAL_8250_CONSOLE=y''',
 			   qemu_arch='x86_64',
 			   kernel_path='arch/x86/boot/bzImage',
-			   kernel_command_line='console=ttyS0',
+			   kernel_command_line='console=ttyS0 panic=-1',
 			   extra_qemu_params=['-accel', 'tcg,thread=single',
 					      '-smp', '2', '-cpu', 'max',
 					      '-bios', 'qboot.rom'])

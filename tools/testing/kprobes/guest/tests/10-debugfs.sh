@@ -3,7 +3,7 @@
 . /guest/lib.sh
 check debugfs.list-exists test -r $KP_DBG/list
 check debugfs.enabled-is-1 grep -qx 1 $KP_DBG/enabled
-check debugfs.blacklist-nonempty test -s $KP_DBG/blacklist
+check debugfs.blacklist-nonempty grep -q . $KP_DBG/blacklist
 # notify_die is NOKPROBE_SYMBOL in kernel/notifier.c
 check debugfs.blacklist-has-notify_die grep -q '[[:space:]]notify_die$' $KP_DBG/blacklist
 # addresses are shown to root

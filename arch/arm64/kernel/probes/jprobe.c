@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * arm64 side of jprobes (kernel/jprobes.c has the model).
+ *
+ * The entry probe's BRK returns into the handler with the registers and
+ * stack of the function's entry: arguments in x0-x7 and, past those, on
+ * the stack at sp, so the handler finds them as its own.  Its link
+ * register is the BRK of jprobe_return() (jprobe_trampoline.S), so the
+ * handler ends in that BRK whether it calls jprobe_return() or returns;
+ * kprobe_brk_handler() recognises it, puts the entry state back and
+ * executes the probed instruction.
+ *
+ * Safety: the handler is entered by an exception return, not by an
+ * indirect branch, so BTI does not apply to that transfer; its pointer
+ * authentication signs and checks the link register we gave it, like any
+ * other; an unwinder inside it reaches jprobe_return() and stops there.
+ * Only the architectural registers are put back (user_regs): the rest of
+ * struct pt_regs belongs to the exception entry of the trap itself.
+ */
+#include <linux/kprobes.h>
+#include <linux/export.h>
+#include <asm/ptrace.h>
+
+/* The BRK of jprobe_return(). */
+extern const u32 jprobe_return_brk[];
+
+/**
+ * arch_jprobe_enter() - let the trapped context run a jprobe handler
+ * @regs: registers at the probed function's entry
+ * @entry: the handler
+ */
+void arch_jprobe_enter(struct pt_regs *regs, void *entry)
+{
+	procedure_link_pointer_set(regs, (unsigned long)jprobe_return_brk);
+	instruction_pointer_set(regs, (unsigned long)entry);
+}
+
+NOKPROBE_SYMBOL(arch_jprobe_enter);
+
+/**
+ * arch_jprobe_return_trap() - where the BRK of jprobe_return() is
+ *
+ * Return: its address.
+ */
+unsigned long arch_jprobe_return_trap(void)
+{
+	return (unsigned long)jprobe_return_brk;
+}
+
+NOKPROBE_SYMBOL(arch_jprobe_return_trap);
+
+EXPORT_SYMBOL_GPL(jprobe_return);

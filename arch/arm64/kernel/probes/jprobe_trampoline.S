@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * jprobe_return(), the end of a jprobe handler, on arm64: a BRK that
+ * kprobe_brk_handler() recognises by its address.  A handler reaches it
+ * by calling jprobe_return() or by returning (arch_jprobe_enter() made it
+ * the handler's link register); the trap puts back the registers of the
+ * probed function's entry, so neither way leaves anything behind.
+ */
+#include <linux/linkage.h>
+#include <asm/assembler.h>
+#include <asm/brk-imm.h>
+
+	.text
+SYM_FUNC_START(jprobe_return)
+SYM_INNER_LABEL(jprobe_return_brk, SYM_L_GLOBAL)
+	brk	#KPROBES_BRK_IMM
+	/* Never reached: the trap does not come back here. */
+	b	.
+SYM_FUNC_END(jprobe_return)
+NOKPROBE(jprobe_return)

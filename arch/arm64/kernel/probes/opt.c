@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * arm64 jump optimization of kprobes.
+ *
+ * An optimized probe's instruction is replaced by a B to the probe's
+ * detour buffer, a copy of the template at the end of
+ * kprobes_trampoline.S:
+ *
+ *	save x0-x30, sp, PSTATE in a pt_regs, pc = the probed address
+ *	a64_optprobe_hit(op, regs)		the pre_handlers
+ *	restore NZCV and x0-x30, pop the pt_regs
+ *	<the probed instruction, relocated>
+ *	B <probed address + 4>
+ *	BRK #KPROBES_BRK_SS_IMM			when a pre_handler moved the pc
+ *	literals
+ *
+ * so a hit takes no exception.  A64 instructions have one size, so the
+ * region the jump covers is the probed word alone: nothing else can
+ * branch into it, no task can be stopped in its middle, and no other
+ * probe can sit inside it.  B and BRK are both instructions the
+ * architecture allows to be swapped under a running CPU; the swap is
+ * still made with the other CPUs stopped (aarch64_insn_patch_text()), as
+ * the probe is armed.
+ *
+ * The probed instruction is copied when it can neither fault (the
+ * buffer has no exception table entry) nor see the pc: the ones
+ * a64_probe_boostable() accepts.  Branches and adr/adrp are relocated:
+ * rewritten for the buffer's address.  Everything else (literal loads,
+ * blr, instructions that may fault) keeps its BRK.
+ *
+ * B reaches +-128MiB: buffers come from alloc_insn_page(), below the
+ * kernel image, and a probe out of reach of its buffer (in a module far
+ * away) is not optimized.
+ */
+#define pr_fmt(fmt) "kprobes: " fmt
+
+#include <linux/kprobes.h>
+#include <linux/bitops.h>
+#include <linux/slab.h>
+#include <linux/sizes.h>
+
+#include <asm/insn.h>
+#include <asm/patching.h>
+#include <asm/ptrace.h>
+
+#include "decode-insn.h"
+
+#define TMPL_OFF(sym)	((unsigned long)(sym) - (unsigned long)a64_opt_tmpl)
+#define TMPL_SIZE	TMPL_OFF(a64_opt_tmpl_end)
+#define TMPL_NR_INSNS	((TMPL_OFF(a64_opt_tmpl_exit) - \
+			  TMPL_OFF(a64_opt_tmpl_insn)) / AARCH64_INSN_SIZE)
+
+#define NZCV_MASK	(PSR_N_BIT | PSR_Z_BIT | PSR_C_BIT | PSR_V_BIT)
+
+/**
+ * a64_optprobe_hit() - an optimized probe was hit
+ * @op: the probe
+ * @regs: the registers at the probed address, laid by the detour buffer
+ *
+ * Called from the detour buffer, like the BRK handler would run the
+ * pre_handlers: interrupts off, current_kprobe set, and a hit while
+ * another probe is handled on this CPU only counted as missed.
+ *
+ * Return: 0 to run the displaced instruction next, nonzero when a
+ * pre_handler set the pc (and the registers) to resume with.
+ */
+unsigned long a64_optprobe_hit(struct optimized_kprobe *op,
+			       struct pt_regs *regs)
+{
+	struct kprobe *p = op->kp;
+	unsigned long flags, moved = 0;
+
+	/*
+	 * With interrupts off this is an RCU reader: a site retired after
+	 * the check is freed only after we are done with it.
+	 */
+	local_irq_save(flags);
+	if (READ_ONCE(op->retired)) {
+		/* unregistered: the displaced instruction still runs */
+	} else if (kprobe_running()) {
+		kprobes_inc_nmissed_count(p);
+	} else {
+		__this_cpu_write(current_kprobe, p);
+		get_kprobe_ctlblk()->status = KPROBE_HIT_ACTIVE;
+		if (p->pre_handler && p->pre_handler(p, regs))
+			moved = 1;
+		reset_current_kprobe();
+	}
+	local_irq_restore(flags);
+	return moved;
+}
+
+NOKPROBE_SYMBOL(a64_optprobe_hit);
+
+/**
+ * kprobe_opt_exit_brk() - the BRK leaving a detour buffer trapped
+ * @regs: the state at the BRK; its sp points at the buffer's pt_regs
+ *
+ * A pre_handler of an optimized probe moved the pc: resume with the
+ * whole pt_regs it left, as the BRK handler would have.
+ *
+ * Return: true when the BRK was a detour buffer's exit.
+ */
+bool kprobe_opt_exit_brk(struct pt_regs *regs)
+{
+	unsigned long pc = instruction_pointer(regs);
+	const struct pt_regs *saved;
+	int i;
+
+	if ((pc & (KPROBE_OPTINSN_SLOT_SIZE - 1)) != TMPL_OFF(a64_opt_tmpl_exit) ||
+	    !is_kprobe_optinsn_slot(pc))
+		return false;
+
+	saved = (const struct pt_regs *)regs->sp;
+	for (i = 0; i < ARRAY_SIZE(regs->regs); i++)
+		regs->regs[i] = saved->regs[i];
+	regs->sp = saved->sp;
+	regs->pc = saved->pc;
+	regs->pstate = (regs->pstate & ~NZCV_MASK) | (saved->pstate & NZCV_MASK);
+	return true;
+}
+
+NOKPROBE_SYMBOL(kprobe_opt_exit_brk);
+
+/* B from @pc to @to, or AARCH64_BREAK_FAULT when out of reach */
+static u32 branch(unsigned long pc, unsigned long to)
+{
+	return aarch64_insn_gen_branch_imm(pc, to, AARCH64_INSN_BRANCH_NOLINK);
+}
+
+/* LDR X<reg>, <the literal at @lit_pc> at @pc */
+static u32 load_literal(unsigned long pc, unsigned long lit_pc, u32 reg)
+{
+	return aarch64_insn_gen_load_literal(pc, lit_pc, reg, true);
+}
+
+/* Where adr/adrp @insn at @addr points */
+static u64 adr_value(u32 insn, unsigned long addr)
+{
+	s64 imm = sign_extend64(aarch64_insn_decode_immediate(AARCH64_INSN_IMM_ADR,
+							      insn), 20);
+
+	if (aarch64_insn_is_adrp(insn))
+		return ALIGN_DOWN(addr, SZ_4K) + imm * SZ_4K;
+	return addr + imm;
+}
+
+/*
+ * What the buffer runs in place of @insn, probed at @addr: words at @pc
+ * on (TMPL_NR_INSNS at most), with the literal at @lit_pc set to *@lit.
+ * Return the number of words or an errno.
+ */
+static int relocate(u32 insn, unsigned long addr, unsigned long pc,
+		    unsigned long lit_pc, u64 *lit, u32 *seq)
+{
+	unsigned long back = addr + AARCH64_INSN_SIZE;
+	unsigned long target = 0;
+	struct arch_probe_insn api;
+	int n = 0, i;
+
+	switch (a64_probe_classify(insn, &api)) {
+	case A64_PROBE_XOL:
+		if (!a64_probe_boostable(insn))
+			return -EFAULT;		/* may fault */
+		seq[n++] = insn;
+		seq[n++] = branch(pc + 4, back);
+		break;
+	case A64_PROBE_SIMULATE:
+		if (aarch64_insn_is_branch_imm(insn))
+			target = addr + aarch64_get_branch_offset(insn);
+		if (aarch64_insn_is_b(insn)) {
+			seq[n++] = branch(pc, target);
+		} else if (aarch64_insn_is_bl(insn)) {
+			/* the link register gets the probed address + 4 */
+			*lit = back;
+			seq[n++] = load_literal(pc, lit_pc, AARCH64_INSN_REG_LR);
+			seq[n++] = branch(pc + 4, target);
+		} else if (aarch64_insn_is_branch_imm(insn)) {
+			/* b.cond, cb*, tb*: taken, skip the branch back */
+			seq[n++] = aarch64_set_branch_offset(insn, 8);
+			seq[n++] = branch(pc + 4, back);
+			seq[n++] = branch(pc + 8, target);
+		} else if (aarch64_insn_is_adr_adrp(insn)) {
+			u32 rd = aarch64_insn_decode_register(AARCH64_INSN_REGTYPE_RD,
+							      insn);
+
+			*lit = adr_value(insn, addr);
+			seq[n++] = load_literal(pc, lit_pc, rd);
+			seq[n++] = branch(pc + 4, back);
+		} else if (aarch64_insn_is_br(insn) || aarch64_insn_is_ret(insn)) {
+			/* they do not depend on where they run */
+			seq[n++] = insn;
+		} else {
+			/*
+			 * Literal loads would need a scratch register; blr
+			 * would branch with the wrong BTYPE for a BTI landing
+			 * pad.
+			 */
+			return -EOPNOTSUPP;
+		}
+		break;
+	default:
+		return -EINVAL;
+	}
+
+	for (i = 0; i < n; i++)
+		if (seq[i] == AARCH64_BREAK_FAULT)
+			return -ERANGE;		/* a branch out of reach */
+	return n;
+}
+
+/**
+ * arch_prepare_optimized_kprobe() - build the detour buffer of a probe
+ * @op: the probe's optimization state; @op->kp is armed with its BRK
+ *
+ * Return: 0; -EINVAL or -EOPNOTSUPP when the probed instruction cannot
+ * run from the buffer, -EFAULT when it may fault, -ERANGE when a branch
+ * between the text and the buffer is out of reach, -ENOMEM.
+ */
+int arch_prepare_optimized_kprobe(struct optimized_kprobe *op)
+{
+	unsigned long addr = (unsigned long)op->kp->addr;
+	unsigned long buf, insn_pc;
+	u32 *code, *seq;
+	u64 lit = 0;
+	int n, ret;
+
+	BUILD_BUG_ON(!is_power_of_2(KPROBE_OPTINSN_SLOT_SIZE));
+	if (WARN_ON_ONCE(TMPL_SIZE > KPROBE_OPTINSN_SLOT_SIZE))
+		return -E2BIG;
+
+	buf = (unsigned long)get_optinsn_slot();
+	if (!buf)
+		return -ENOMEM;
+	code = kmemdup(a64_opt_tmpl, TMPL_SIZE, GFP_KERNEL);
+	if (!code) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+
+	/* the jump from the text, and the buffer's branches */
+	ret = -ERANGE;
+	if (branch(addr, buf) == AARCH64_BREAK_FAULT)
+		goto fail;
+	insn_pc = buf + TMPL_OFF(a64_opt_tmpl_insn);
+	seq = code + TMPL_OFF(a64_opt_tmpl_insn) / AARCH64_INSN_SIZE;
+	n = relocate(op->kp->opcode, addr, insn_pc,
+		     buf + TMPL_OFF(a64_opt_tmpl_lit), &lit, seq);
+	if (n < 0) {
+		ret = n;
+		goto fail;
+	}
+	if (WARN_ON_ONCE(n > TMPL_NR_INSNS))
+		goto fail;
+
+	*(u64 *)((void *)code + TMPL_OFF(a64_opt_tmpl_op)) = (u64)op;
+	*(u64 *)((void *)code + TMPL_OFF(a64_opt_tmpl_addr)) = addr;
+	*(u64 *)((void *)code + TMPL_OFF(a64_opt_tmpl_call)) =
+		(u64)a64_optprobe_hit;
+	*(u64 *)((void *)code + TMPL_OFF(a64_opt_tmpl_lit)) = lit;
+
+	ret = arch_write_insn_slot((void *)buf, code, TMPL_SIZE);
+	if (ret)
+		goto fail;
+	kfree(code);
+	op->optinsn.buf = (kprobe_opcode_t *)buf;
+	return 0;
+
+fail:
+	kfree(code);
+	free_optinsn_slot((kprobe_opcode_t *)buf);
+	return ret;
+}
+
+/**
+ * arch_check_optimized_kprobe() - may @op be optimized with its neighbours
+ * @op: a prepared probe
+ *
+ * The jump covers the probed word alone: no other probe can be in it.
+ *
+ * Return: 0.
+ */
+int arch_check_optimized_kprobe(struct optimized_kprobe *op)
+{
+	return 0;
+}
+
+/**
+ * arch_within_optimized_kprobe() - is @addr inside @op's region, past
+ *	its start
+ * @op: a prepared probe
+ * @addr: an address
+ *
+ * Return: true for the bytes of the probed word after the first.
+ */
+bool arch_within_optimized_kprobe(struct optimized_kprobe *op,
+				  unsigned long addr)
+{
+	unsigned long start = (unsigned long)op->kp->addr;
+
+	return addr > start && addr < start + AARCH64_INSN_SIZE;
+}
+
+/* Write @insn over each op's probed word, all in one stop_machine. */
+static void patch_ops(struct list_head *ops, bool optimize)
+{
+	struct optimized_kprobe *op;
+	void **addrs;
+	u32 *insns;
+	int n = 0;
+
+	list_for_each_entry(op, ops, queue)
+		n++;
+	addrs = kcalloc(n, sizeof(*addrs), GFP_KERNEL);
+	insns = kcalloc(n, sizeof(*insns), GFP_KERNEL);
+
+	n = 0;
+	list_for_each_entry(op, ops, queue) {
+		struct kprobe *p = op->kp;
+		u32 insn;
+
+		if (optimize) {
+			p->flags |= KPROBE_FLAG_OPTIMIZED;
+			insn = branch((unsigned long)p->addr,
+				      (unsigned long)op->optinsn.buf);
+		} else {
+			p->flags &= ~KPROBE_FLAG_OPTIMIZED;
+			insn = BRK64_OPCODE_KPROBES;
+		}
+		if (kprobe_gone(p))
+			continue;	/* its text is gone */
+		if (addrs && insns) {
+			addrs[n] = p->addr;
+			insns[n++] = insn;
+		} else {
+			/* no memory for a batch: one at a time */
+			WARN_ON_ONCE(aarch64_insn_patch_text((void **)&p->addr,
+							     &insn, 1));
+		}
+	}
+	if (n)
+		WARN_ON_ONCE(aarch64_insn_patch_text(addrs, insns, n));
+	kfree(addrs);
+	kfree(insns);
+}
+
+/**
+ * arch_optimize_kprobes() - replace the BRK of each op by its jump
+ * @ops: prepared ops, linked by ->queue
+ */
+void arch_optimize_kprobes(struct list_head *ops)
+{
+	patch_ops(ops, true);
+}
+
+/**
+ * arch_unoptimize_kprobes() - put the BRK of each op back
+ * @ops: optimized ops, linked by ->queue
+ */
+void arch_unoptimize_kprobes(struct list_head *ops)
+{
+	patch_ops(ops, false);
+}
+
+/**
+ * arch_remove_optimized_kprobe() - release the detour buffer
+ * @op: an op no longer optimized
+ *
+ * The slot allocator reuses the buffer only after an RCU-tasks grace
+ * period, so a task still inside it finishes there.
+ */
+void arch_remove_optimized_kprobe(struct optimized_kprobe *op)
+{
+	free_optinsn_slot(op->optinsn.buf);
+	op->optinsn.buf = NULL;
+}
