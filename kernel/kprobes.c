@@ -235,6 +235,33 @@ void kprobes_inc_nmissed_count(struct kprobe *p)
 NOKPROBE_SYMBOL(kprobes_inc_nmissed_count);
 
 /**
+ * kprobe_callback_pre() - start a hit that comes from a callback
+ * @p: the site's probe
+ * @regs: the registers at the probed address
+ *
+ * For hits that take no breakpoint (ftrace, jump optimization), with
+ * preemption disabled.  As in the breakpoint trap, a hit while this CPU
+ * handles a probe is missed; otherwise @p becomes the running probe and
+ * its pre_handler runs.  Unless it returns -1, end the hit with
+ * reset_current_kprobe().
+ *
+ * Return: -1 when missed, else the pre_handler's verdict (1: it set
+ * regs->ip).
+ */
+int kprobe_callback_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	if (kprobe_running()) {
+		kprobes_inc_nmissed_count(p);
+		return -1;
+	}
+	__this_cpu_write(current_kprobe, p);
+	get_kprobe_ctlblk()->status = KPROBE_HIT_ACTIVE;
+	return p->pre_handler && p->pre_handler(p, regs) ? 1 : 0;
+}
+
+NOKPROBE_SYMBOL(kprobe_callback_pre);
+
+/**
  * kprobe_step_traps() - out-of-line executions that needed a second trap
  *
  * Return: the sum over all CPUs since boot (see kprobe_count_step_trap()).
@@ -795,7 +822,9 @@ static int site_write(struct kprobe_site *site, bool arm)
 		site->armed = arm;
 		return 0;
 	}
-	if (!arm)
+	if (arm)
+		kprobe_opt_arming(site->kp.addr);	/* no jump over it */
+	else
 		kprobe_opt_disarm(&site->kp);	/* the jump goes first */
 	cpus_read_lock();
 	mutex_lock(&text_mutex);
@@ -935,13 +964,11 @@ int kprobe_on_func_entry(kprobe_opcode_t *addr, const char *sym,
  */
 static int kprobe_ftrace_site(unsigned long addr)
 {
-	unsigned long loc = ftrace_location_range(addr, addr);
-
-	if (!loc)
+	if (!ftrace_text_reserved((void *)addr, (void *)addr))
 		return 0;
 	if (!IS_ENABLED(CONFIG_KPROBES_ON_FTRACE))
 		return -EBUSY;
-	if (loc != addr)
+	if (ftrace_location(addr) != addr)
 		return -EILSEQ;
 #ifdef CONFIG_KPROBES_ON_FTRACE
 	if (kprobe_ftrace_killed())
@@ -1067,8 +1094,6 @@ static int __register_kprobe(struct kprobe *p)
 		if ((p->flags & KPROBE_FLAG_JPROBE) && site_has_jprobe(site))
 			return -EBUSY;
 	} else {
-		/* A jump over @addr would hide it: back to a breakpoint. */
-		kprobe_opt_new_site(p->addr);
 		site = site_create(p);
 		if (IS_ERR(site))
 			return PTR_ERR(site);

@@ -41,8 +41,8 @@ static inline int kprobe_ftrace_disarm(struct kprobe *sp)
 #ifdef CONFIG_OPTPROBES
 /*
  * The core tells the optimizer about sites (@sp: a site's probe):
- *  kprobe_opt_new_site()  before a site is created at @addr: the jumps
- *                         covering @addr go back to breakpoints;
+ *  kprobe_opt_arming()    before a breakpoint is written at @addr: the
+ *                         jumps covering @addr go back to breakpoints;
  *  kprobe_opt_update()    after the site changed (handlers, enabled,
  *                         armed): @allowed is false when the site is not
  *                         armed or must keep its breakpoint;
@@ -53,14 +53,14 @@ static inline int kprobe_ftrace_disarm(struct kprobe *sp)
  *  kprobe_opt_release()   after a grace period, before the site is freed;
  *  kprobe_opt_gone()      the site's text is being freed.
  */
-void kprobe_opt_new_site(kprobe_opcode_t *addr);
+void kprobe_opt_arming(kprobe_opcode_t *addr);
 void kprobe_opt_update(struct kprobe *sp, bool allowed);
 void kprobe_opt_disarm(struct kprobe *sp);
 void kprobe_opt_retire(struct kprobe *sp);
 void kprobe_opt_release(struct kprobe *sp);
 void kprobe_opt_gone(struct kprobe *sp);
 #else
-static inline void kprobe_opt_new_site(kprobe_opcode_t *addr)
+static inline void kprobe_opt_arming(kprobe_opcode_t *addr)
 {
 }
 

@@ -84,6 +84,7 @@ static struct optimized_kprobe *op_create(struct kprobe *sp)
 	if (ret) {
 		op->state = KPROBE_OPT_REFUSED;
 		op->err = ret;
+		pr_debug("cannot optimize %pS (%d)\n", sp->addr, ret);
 	}
 	list_add(&op->list, &opt_all);
 	return op;
@@ -170,7 +171,7 @@ void kprobe_opt_update(struct kprobe *sp, bool allowed)
 	op_evaluate(op);
 }
 
-void kprobe_opt_new_site(kprobe_opcode_t *addr)
+void kprobe_opt_arming(kprobe_opcode_t *addr)
 {
 	struct optimized_kprobe *op;
 	LIST_HEAD(batch);

@@ -482,7 +482,11 @@ static int kpo_hammer_fn(void *data)
 				h->wrong++;
 			h->calls++;
 		}
-		cond_resched();
+		/*
+		 * Sleep now and then: only a voluntary switch ends an RCU-tasks
+		 * grace period, which the optimizer waits for.
+		 */
+		usleep_range(100, 200);
 	}
 	while (!kthread_should_stop())
 		usleep_range(1000, 2000);

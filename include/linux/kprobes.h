@@ -482,6 +482,7 @@ kprobe_opcode_t *get_insn_slot(void);
 void free_insn_slot(kprobe_opcode_t *slot, int dirty);
 
 void kprobes_inc_nmissed_count(struct kprobe *p);
+int kprobe_callback_pre(struct kprobe *p, struct pt_regs *regs);
 
 #ifdef CONFIG_KPROBES_ON_FTRACE
 /*

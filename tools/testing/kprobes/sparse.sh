@@ -18,8 +18,11 @@ mapfile -t cfiles < <(git ls-files -- 'kernel/*.c' 'arch/*.c' 'lib/*.c' 'samples
 		[ -f "$obj/${f%.c}.o" ] && echo "$f"
 	done)
 for f in "${cfiles[@]}"; do
-	log=$(kp_kmake ours "$arch" C=2 "${f%.c}.o" 2>&1 >/dev/null)
+	log=$(kp_kmake ours "$arch" C=2 "${f%.c}.o" 2>&1)
 	w=$(echo "$log" | grep -E "^[^ ]*${f##*/}:[0-9]+:[0-9]+: (warning|error)" || true)
+	# No CHECK line: sparse did not run on the file, which proves nothing.
+	echo "$log" | grep -qE "^ +CHECK +.*/$f\$" ||
+		w="sparse did not check $f: $(echo "$log" | tail -n 2)"
 	if [ -z "$w" ]; then
 		echo "SPARSE $arch:$f PASS"
 	else

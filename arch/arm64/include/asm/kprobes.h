@@ -12,6 +12,7 @@
 
 #ifdef CONFIG_KPROBES
 
+#include <linux/percpu.h>
 #include <linux/types.h>
 #include <asm/brk-imm.h>
 #include <asm/debug-monitors.h>
@@ -57,7 +58,7 @@ struct kprobe_ctlblk {
 int kprobe_brk_handler(struct pt_regs *regs, unsigned long esr);
 int kprobe_ss_brk_handler(struct pt_regs *regs, unsigned long esr);
 int kretprobe_brk_handler(struct pt_regs *regs, unsigned long esr);
-unsigned long kprobe_brk_hits(void);
+DECLARE_PER_CPU(unsigned long, kprobe_brk_count);
 
 /*
  * Jump optimization: the probed instruction becomes a B to a detour

@@ -22,7 +22,9 @@
  * by a direct branch back, so a hit costs one exception instead of two.
  * The slots are allocated below the kernel image for that branch to
  * reach.  The core reuses a slot only after an RCU-tasks grace period,
- * so a task preempted inside a boosted slot is safe.
+ * so a task preempted inside a boosted slot is safe.  With
+ * CONFIG_OPTPROBES such probes go one step further: opt.c replaces the
+ * BRK with a branch to a detour buffer, and a hit takes no exception.
  *
  * The architecture lets live code be rewritten under other CPUs' feet
  * only when both the old and the new instruction are among B, BL, BRK,
@@ -298,25 +300,9 @@ int __init arch_populate_kprobe_blacklist(void)
  * The hit path: BRK exceptions from EL1, interrupts masked.
  */
 
-static DEFINE_PER_CPU(unsigned long, kprobe_brk_count);
-
-/**
- * kprobe_brk_hits() - probe hits that came through the BRK exception
- *
- * For tests: a jump optimized probe is hit without one.
- *
- * Return: the sum over all CPUs since boot.
- */
-unsigned long kprobe_brk_hits(void)
-{
-	unsigned long sum = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		sum += per_cpu(kprobe_brk_count, cpu);
-	return sum;
-}
-EXPORT_SYMBOL_GPL(kprobe_brk_hits);
+/* BRK hits on this CPU: tests see that an optimized probe takes none. */
+DEFINE_PER_CPU(unsigned long, kprobe_brk_count);
+EXPORT_PER_CPU_SYMBOL_GPL(kprobe_brk_count);
 
 static void __kprobes save_outer(struct kprobe_ctlblk *kcb)
 {

@@ -44,9 +44,13 @@
 	.endm
 
 /*
- * Push a pt_regs holding the registers as they stand (pc excepted), with
- * the PSTATE an exception from here would have recorded.
+ * Push a pt_regs holding the registers as they stand, but for pc and
+ * pstate: x0 is left with the PSTATE an exception from here would have
+ * recorded, for the caller to store with the pc (S_PSTATE follows S_PC).
  */
+	.if	S_PSTATE - S_PC != 8
+	.error	"krp_save_regs: pstate does not follow pc in pt_regs"
+	.endif
 	.macro	krp_save_regs
 	sub	sp, sp, #PT_REGS_SIZE
 	krp_gprs stp
@@ -57,7 +61,6 @@
 	orr	x0, x0, x1
 	mrs	x1, nzcv
 	orr	x0, x0, x1
-	str	x0, [sp, #S_PSTATE]
 	.endm
 
 /* Link the frame record { x29, \pc } of that pt_regs into the chain. */
@@ -72,6 +75,7 @@ SYM_CODE_START(kretprobe_trampoline)
 	krp_save_regs
 	/* { caller's fp, our address }: unwinders recover the real return */
 	adr	x1, kretprobe_trampoline
+	stp	x1, x0, [sp, #S_PC]
 	krp_link_frame x1
 
 	mov	x0, sp
@@ -86,8 +90,11 @@ SYM_CODE_END(kretprobe_trampoline)
 NOKPROBE(kretprobe_trampoline)
 
 #ifdef CONFIG_OPTPROBES
-/* Words for the displaced instruction, relocated, and the branch back */
-#define A64_OPT_INSNS	4
+/*
+ * Words for the displaced instruction, relocated, and the branch back:
+ * three at most (b.cond), so that the buffer fits in 256 bytes.
+ */
+#define A64_OPT_INSNS	3
 
 /*
  * The detour buffer of a jump optimized probe (opt.c copies it and fills
@@ -105,7 +112,7 @@ NOKPROBE(kretprobe_trampoline)
 a64_opt_tmpl:
 	krp_save_regs
 	ldr	x1, a64_opt_tmpl_addr
-	str	x1, [sp, #S_PC]
+	stp	x1, x0, [sp, #S_PC]
 	krp_link_frame x1
 	ldr	x0, a64_opt_tmpl_op
 	mov	x1, sp
@@ -142,5 +149,8 @@ a64_opt_tmpl_lit:
 	.quad	0
 	.globl	a64_opt_tmpl_end
 a64_opt_tmpl_end:
+	.if	a64_opt_tmpl_end - a64_opt_tmpl > 256
+	.error	"the detour buffer outgrows KPROBE_OPTINSN_SLOT_SIZE"
+	.endif
 	.popsection
 #endif /* CONFIG_OPTPROBES */

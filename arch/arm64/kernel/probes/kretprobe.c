@@ -25,12 +25,11 @@ void arch_kretprobe_hijack(struct kretprobe_instance *ri, struct pt_regs *regs)
 NOKPROBE_SYMBOL(arch_kretprobe_hijack);
 
 /*
- * Called by kretprobe_trampoline with @regs as at the function's return;
- * x29 is the caller's frame pointer again.
+ * Called by kretprobe_trampoline with @regs as at the function's return
+ * (pc = the trampoline); x29 is the caller's frame pointer again.
  */
 __visible unsigned long kretprobe_arm64_return(struct pt_regs *regs)
 {
-	regs->pc = (u64)kretprobe_trampoline;
 	return kretprobe_trampoline_return(regs, (void *)regs->regs[29]);
 }
 

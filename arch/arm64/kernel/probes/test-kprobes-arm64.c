@@ -430,7 +430,9 @@ static void kpa64_opt_check_case(struct kunit *test, const struct kpa64_case *c)
 	KUNIT_EXPECT_TRUE_MSG(test, kpa64_site_optimized(kp.addr),
 			      "%s: not optimized", c->name);
 
-	brks = kprobe_brk_hits();
+	/* BRK hits are counted per CPU: stay on this one */
+	migrate_disable();
+	brks = this_cpu_read(kprobe_brk_count);
 	traps = kprobe_step_traps();
 	for (i = 0; i < KPA64_NR_INPUTS; i++) {
 		kpa64_run(c, kpa64_inputs[i], &probed);
@@ -444,10 +446,11 @@ static void kpa64_opt_check_case(struct kunit *test, const struct kpa64_case *c)
 				    "%s: out[1]", c->name);
 	}
 	/* no exception at all */
-	KUNIT_EXPECT_EQ_MSG(test, kprobe_brk_hits() - brks, 0,
-			    "%s: BRK hits", c->name);
-	KUNIT_EXPECT_EQ_MSG(test, kprobe_step_traps() - traps, 0,
-			    "%s: step traps", c->name);
+	brks = this_cpu_read(kprobe_brk_count) - brks;
+	traps = kprobe_step_traps() - traps;
+	migrate_enable();
+	KUNIT_EXPECT_EQ_MSG(test, brks, 0, "%s: BRK hits", c->name);
+	KUNIT_EXPECT_EQ_MSG(test, traps, 0, "%s: step traps", c->name);
 	unregister_kprobe(&kp);
 
 	KUNIT_EXPECT_EQ_MSG(test, kpa64_pre_hits, KPA64_NR_INPUTS,
@@ -485,15 +488,19 @@ static void kprobes_arm64_optimized_ip_change(struct kunit *test)
 		.pre_handler = kpa64_skip_pre,
 	};
 	unsigned long brks;
-	u64 out[4];
+	u64 out[4], ret;
 
 	kpa64_pre_hits = 0;
 	KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
 	wait_for_kprobe_optimizer();
 	KUNIT_EXPECT_TRUE(test, kpa64_site_optimized(kp.addr));
-	brks = kprobe_brk_hits();
-	KUNIT_EXPECT_EQ(test, kpa64_adds(1, 2, out), 42);
-	KUNIT_EXPECT_EQ(test, kprobe_brk_hits() - brks, 0);
+	migrate_disable();
+	brks = this_cpu_read(kprobe_brk_count);
+	ret = kpa64_adds(1, 2, out);
+	brks = this_cpu_read(kprobe_brk_count) - brks;
+	migrate_enable();
+	KUNIT_EXPECT_EQ(test, ret, 42);
+	KUNIT_EXPECT_EQ(test, brks, 0);
 	KUNIT_EXPECT_EQ(test, kpa64_pre_hits, 1);
 	unregister_kprobe(&kp);
 	KUNIT_EXPECT_EQ(test, kpa64_adds(1, 2, out), 3);

@@ -34,9 +34,8 @@ void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 			   struct ftrace_ops *ops, struct ftrace_regs *fregs)
 {
 	struct pt_regs *regs = ftrace_get_regs(fregs);
-	struct kprobe_ctlblk *kcb;
 	struct kprobe *p;
-	int bit;
+	int bit, ret;
 
 	if (unlikely(!regs) || kprobe_ftrace_killed())
 		return;
@@ -51,20 +50,15 @@ void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 	if (unlikely(!p) || kprobe_disabled(p))
 		goto out;
 
-	if (kprobe_running()) {
-		kprobes_inc_nmissed_count(p);
-		goto out;
-	}
-
-	kcb = get_kprobe_ctlblk();
-	__this_cpu_write(current_kprobe, p);
-	kcb->status = KPROBE_HIT_ACTIVE;
 	instruction_pointer_set(regs, ip);
-	if (!p->pre_handler || !p->pre_handler(p, regs)) {
+	ret = kprobe_callback_pre(p, regs);
+	if (ret < 0)
+		goto out;
+	if (!ret) {
 		/* "Execute" the fentry call: continue after it. */
 		instruction_pointer_set(regs, ip + MCOUNT_INSN_SIZE);
 		if (unlikely(p->post_handler)) {
-			kcb->status = KPROBE_HIT_SSDONE;
+			get_kprobe_ctlblk()->status = KPROBE_HIT_SSDONE;
 			p->post_handler(p, regs, 0);
 		}
 	}

@@ -97,14 +97,15 @@ static bool is_jump_thunk(unsigned long target)
 }
 
 /*
- * Where a relative branch at @ip goes (0: none); -EINVAL for an indirect
- * jump, or a jump to a retpoline thunk.
+ * Where a relative branch at @ip goes, in *@target (0: no branch);
+ * -EINVAL for an indirect jump, or a jump to a retpoline thunk.
  */
-static long branch_target(struct insn *insn, unsigned long ip)
+static int branch_target(struct insn *insn, unsigned long ip,
+			 unsigned long *target)
 {
 	u8 op = insn->opcode.bytes[0];
-	unsigned long target;
 
+	*target = 0;
 	if (insn->opcode.nbytes == 1) {
 		switch (op) {
 		case 0x70 ... 0x7f:	/* jcc rel8 */
@@ -130,29 +131,27 @@ static long branch_target(struct insn *insn, unsigned long ip)
 	} else {
 		return 0;
 	}
-	target = ip + insn->length + insn->immediate.value;
-	if (op != 0xe8 && is_jump_thunk(target))
+	*target = ip + insn->length + insn->immediate.value;
+	if (op != 0xe8 && is_jump_thunk(*target))
 		return -EINVAL;
-	return target;
+	return 0;
 }
 
 /* Nothing in [start, end) may jump into the tail of [addr, addr + len). */
 static int check_function(unsigned long start, unsigned long end,
 			  unsigned long addr, unsigned int len)
 {
+	unsigned long ip, target;
 	u8 buf[MAX_INSN_SIZE];
 	struct insn insn;
-	unsigned long ip;
-	long target;
 
 	for (ip = start; ip < end; ip += insn.length) {
 		if (kprobe_x86_decode(&insn, buf, ip))
 			return -EILSEQ;
 		if (search_exception_tables(ip))
 			return -EINVAL;
-		target = branch_target(&insn, ip);
-		if (target < 0)
-			return target;
+		if (branch_target(&insn, ip, &target))
+			return -EINVAL;
 		if (target > addr && target < addr + len)
 			return -EINVAL;
 	}
@@ -441,9 +440,9 @@ __visible void kprobe_opt_x86_callback(struct pt_regs *regs)
 {
 	unsigned long *ret = (unsigned long *)(regs + 1);
 	struct optimized_kprobe *op;
-	struct kprobe_ctlblk *kcb;
 	unsigned long flags;
 	struct kprobe *p;
+	int hit;
 
 	op = *(struct optimized_kprobe **)(*ret - KPROBE_OPT_COPY + KPROBE_OPT_OP);
 	local_irq_save(flags);
@@ -453,14 +452,10 @@ __visible void kprobe_opt_x86_callback(struct pt_regs *regs)
 	p = op->kp;
 	if (kprobe_disabled(p))
 		goto out;
-	if (kprobe_running()) {
-		kprobes_inc_nmissed_count(p);
+	hit = kprobe_callback_pre(p, regs);
+	if (hit < 0)
 		goto out;
-	}
-	kcb = get_kprobe_ctlblk();
-	__this_cpu_write(current_kprobe, p);
-	kcb->status = KPROBE_HIT_ACTIVE;
-	if (p->pre_handler && p->pre_handler(p, regs))
+	if (hit)
 		*ret = resume_ip(op, regs->ip);
 	reset_current_kprobe();
 out:
