@@ -268,14 +268,25 @@ NOKPROBE_SYMBOL(kprobe_callback_pre);
  */
 unsigned long kprobe_step_traps(void)
 {
+	return kprobe_percpu_sum(&kprobe_step_trap_count);
+}
+EXPORT_SYMBOL_GPL(kprobe_step_traps);
+
+/**
+ * kprobe_percpu_sum() - a per-CPU statistics counter summed over all CPUs
+ * @counter: the counter
+ *
+ * Return: the sum.
+ */
+unsigned long kprobe_percpu_sum(unsigned long __percpu *counter)
+{
 	unsigned long sum = 0;
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		sum += per_cpu(kprobe_step_trap_count, cpu);
+		sum += *per_cpu_ptr(counter, cpu);
 	return sum;
 }
-EXPORT_SYMBOL_GPL(kprobe_step_traps);
 
 static struct kprobe kprobe_busy = {
 	.addr = (void *)&kprobe_busy_begin,

@@ -114,6 +114,8 @@ static noinline int kpo_ftraced2(int x)
 	return x + 11;
 }
 
+#if (defined(CONFIG_X86) && defined(CONFIG_OPTPROBES)) || \
+	defined(CONFIG_KPROBES_ON_FTRACE)
 /* ---------------------------------------------------------------------
  * Handlers
  */
@@ -147,14 +149,6 @@ static void kpo_post(struct kprobe *p, struct pt_regs *regs,
 	kps.ip_post = instruction_pointer(regs);
 }
 
-static int kpo_override_pre(struct kprobe *p, struct pt_regs *regs)
-{
-	atomic_inc(&kps.pre);
-	regs_set_return_value(regs, 4242);
-	override_function_with_return(regs);
-	return 1;
-}
-
 /* The site probe at an address (nothing unregisters it meanwhile). */
 static struct kprobe *kpo_site(void *addr)
 {
@@ -172,6 +166,7 @@ static bool kpo_optimized(struct kprobe *kp)
 
 	return site && kprobe_optimized(site);
 }
+#endif /* the cases below */
 
 /* ---------------------------------------------------------------------
  * Jump optimization (x86)
@@ -574,6 +569,14 @@ static void kpo_all_cpus(struct kunit *test)
  * Kprobes on ftrace
  */
 #ifdef CONFIG_KPROBES_ON_FTRACE
+
+static int kpo_override_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	atomic_inc(&kps.pre);
+	regs_set_return_value(regs, 4242);
+	override_function_with_return(regs);
+	return 1;
+}
 
 static void kpo_ftrace_pre_post(struct kunit *test)
 {

@@ -673,6 +673,8 @@ static void krt_test_stacktrace_nested(struct kunit *test)
 /* ---- every CPU at once ---- */
 
 static DECLARE_COMPLETION(krt_hot_go);
+static DECLARE_COMPLETION(krt_hot_done);
+static atomic_t krt_hot_left;
 static atomic_t krt_hot_bad_results;
 
 static int krt_hot_fn(void *arg)
@@ -687,6 +689,8 @@ static int krt_hot_fn(void *arg)
 		if (!(i & 63))
 			cond_resched();
 	}
+	if (atomic_dec_and_test(&krt_hot_left))
+		complete(&krt_hot_done);
 	return 0;
 }
 
@@ -700,6 +704,7 @@ static void krt_test_hot_all_cpus(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, tasks);
 	krt_init(&rp, krt_add, krt_entry, krt_add_ret, 0);
 	reinit_completion(&krt_hot_go);
+	reinit_completion(&krt_hot_done);
 	atomic_set(&krt_hot_bad_results, 0);
 	KUNIT_ASSERT_EQ(test, register_kretprobe(&rp), 0);
 
@@ -716,8 +721,15 @@ static void krt_test_hot_all_cpus(struct kunit *test)
 		n++;
 	}
 	cpus_read_unlock();
-	/* Every thread is bound and waiting: release them all at once. */
+	/*
+	 * Every thread is bound: release them all at once, and let each run
+	 * to its end before kthread_stop() (which would keep a thread that
+	 * has not started yet from ever running).
+	 */
+	atomic_set(&krt_hot_left, n);
 	complete_all(&krt_hot_go);
+	if (n)
+		wait_for_completion(&krt_hot_done);
 	for_each_possible_cpu(cpu) {
 		if (!tasks[cpu])
 			continue;

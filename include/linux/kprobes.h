@@ -61,7 +61,9 @@ struct pt_regs;
  * Return 0 to run the probed instruction (and the post_handler).  Any
  * other value says the handler has set regs->ip (instruction_pointer) to
  * where execution must continue: the probed instruction and the
- * post_handler are skipped.
+ * post_handler are skipped.  This holds whatever the probe is armed as:
+ * a jump-optimized probe returns to the new ip (with the registers the
+ * handler left in @regs), an ftrace-based one too.
  */
 typedef int (*kprobe_pre_handler_t)(struct kprobe *p, struct pt_regs *regs);
 
@@ -598,6 +600,7 @@ static nokprobe_inline void kprobe_count_step_trap(void)
 }
 
 unsigned long kprobe_step_traps(void);
+unsigned long kprobe_percpu_sum(unsigned long __percpu *counter);
 
 /**
  * reset_current_kprobe() - this CPU no longer handles a probe

@@ -62,8 +62,7 @@ DECLARE_PER_CPU(unsigned long, kprobe_brk_count);
 
 /*
  * Jump optimization: the probed instruction becomes a B to a detour
- * buffer of KPROBE_OPTINSN_SLOT_SIZE bytes (a power of two, so that the
- * buffer's offsets can be told from an address) within branch range.
+ * buffer of KPROBE_OPTINSN_SLOT_SIZE bytes within branch range.
  */
 #define KPROBE_OPTINSN_SLOT_SIZE	256
 
@@ -81,6 +80,10 @@ struct optimized_kprobe;
 bool kprobe_opt_exit_brk(struct pt_regs *regs);
 __visible unsigned long a64_optprobe_hit(struct optimized_kprobe *op,
 					 struct pt_regs *regs);
+
+/* Where a detour buffer goes when a pre_handler moved the pc */
+void a64_opt_exit(void);
+extern const u32 a64_opt_exit_brk[];
 
 /* The detour buffer's template (kprobes_trampoline.S), never run there */
 extern const u32 a64_opt_tmpl[], a64_opt_tmpl_insn[], a64_opt_tmpl_exit[];

@@ -469,8 +469,8 @@ int __kprobes kprobe_brk_handler(struct pt_regs *regs, unsigned long esr)
  * @regs: the state after the copied instruction ran
  * @esr: the exception syndrome
  *
- * The same BRK leaves an optimized probe's detour buffer when a
- * pre_handler moved the pc (see opt.c).
+ * The BRK of a64_opt_exit comes here too: a pre_handler of an optimized
+ * probe moved the pc (see opt.c).
  *
  * Return: DBG_HOOK_HANDLED, or DBG_HOOK_ERROR when this CPU is not
  * stepping a probe at that slot.

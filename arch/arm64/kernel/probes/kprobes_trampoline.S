@@ -63,6 +63,16 @@
 	orr	x0, x0, x1
 	.endm
 
+/* Load the flags, x0-x30 from the pt_regs at sp, and pop it. */
+	.macro	krp_restore_regs
+	ldr	x0, [sp, #S_PSTATE]
+	and	x0, x0, #(PSR_N_BIT | PSR_Z_BIT | PSR_C_BIT | PSR_V_BIT)
+	msr	nzcv, x0
+	krp_gprs ldp
+	ldr	x30, [sp, #S_LR]
+	add	sp, sp, #PT_REGS_SIZE
+	.endm
+
 /* Link the frame record { x29, \pc } of that pt_regs into the chain. */
 	.macro	krp_link_frame pc
 	stp	x29, \pc, [sp, #S_STACKFRAME]
@@ -102,9 +112,9 @@ NOKPROBE(kretprobe_trampoline)
  * that replaced the probed instruction, with every register live:
  * a pt_regs is laid as a trap would, with pc = the probed address, and
  * a64_optprobe_hit() runs the handlers.  It returns 0 to go on with the
- * displaced instruction (relocated; then a branch back), or nonzero when
- * a pre_handler moved the pc: the BRK at a64_opt_tmpl_exit then loads
- * the whole pt_regs (kprobe_opt_exit_brk()).  Never executed in place.
+ * displaced instruction (relocated; then a branch back), or, when a
+ * pre_handler moved the pc, the address of a64_opt_exit.  Never executed
+ * in place.
  */
 	.pushsection .rodata, "a"
 	.balign	8
@@ -120,12 +130,7 @@ a64_opt_tmpl:
 	blr	x2
 	cbnz	x0, a64_opt_tmpl_exit
 	/* the handlers may have changed the flags and registers */
-	ldr	x0, [sp, #S_PSTATE]
-	and	x0, x0, #(PSR_N_BIT | PSR_Z_BIT | PSR_C_BIT | PSR_V_BIT)
-	msr	nzcv, x0
-	krp_gprs ldp
-	ldr	x30, [sp, #S_LR]
-	add	sp, sp, #PT_REGS_SIZE
+	krp_restore_regs
 	.globl	a64_opt_tmpl_insn
 a64_opt_tmpl_insn:
 	.rept	A64_OPT_INSNS
@@ -133,7 +138,7 @@ a64_opt_tmpl_insn:
 	.endr
 	.globl	a64_opt_tmpl_exit
 a64_opt_tmpl_exit:
-	brk	#KPROBES_BRK_SS_IMM
+	br	x0
 	.balign	8
 	.globl	a64_opt_tmpl_op
 a64_opt_tmpl_op:
@@ -149,8 +154,20 @@ a64_opt_tmpl_lit:
 	.quad	0
 	.globl	a64_opt_tmpl_end
 a64_opt_tmpl_end:
-	.if	a64_opt_tmpl_end - a64_opt_tmpl > 256
-	.error	"the detour buffer outgrows KPROBE_OPTINSN_SLOT_SIZE"
-	.endif
 	.popsection
+
+/*
+ * A pre_handler of an optimized probe moved the pc.  Entered by BR from
+ * the detour buffer with everything masked: load the registers it left,
+ * pop its pt_regs so that sp is the probed code's again, and let the BRK
+ * (kprobe_opt_exit_brk()) set the pc and unmask.
+ */
+	.text
+SYM_CODE_START(a64_opt_exit)
+	hint	#36			/* bti j */
+	krp_restore_regs
+SYM_INNER_LABEL(a64_opt_exit_brk, SYM_L_GLOBAL)
+	brk	#KPROBES_BRK_SS_IMM
+SYM_CODE_END(a64_opt_exit)
+NOKPROBE(a64_opt_exit)
 #endif /* CONFIG_OPTPROBES */

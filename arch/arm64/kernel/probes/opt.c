@@ -11,7 +11,7 @@
  *	restore NZCV and x0-x30, pop the pt_regs
  *	<the probed instruction, relocated>
  *	B <probed address + 4>
- *	BRK #KPROBES_BRK_SS_IMM			when a pre_handler moved the pc
+ *	BR to a64_opt_exit			when a pre_handler moved the pc
  *	literals
  *
  * so a hit takes no exception.  A64 instructions have one size, so the
@@ -39,6 +39,7 @@
 #include <linux/slab.h>
 #include <linux/sizes.h>
 
+#include <asm/daifflags.h>
 #include <asm/insn.h>
 #include <asm/patching.h>
 #include <asm/ptrace.h>
@@ -50,7 +51,17 @@
 #define TMPL_NR_INSNS	((TMPL_OFF(a64_opt_tmpl_exit) - \
 			  TMPL_OFF(a64_opt_tmpl_insn)) / AARCH64_INSN_SIZE)
 
-#define NZCV_MASK	(PSR_N_BIT | PSR_Z_BIT | PSR_C_BIT | PSR_V_BIT)
+/*
+ * A pre_handler moved the pc: where to resume, and the DAIF bits to
+ * resume with, from a64_optprobe_hit() to the BRK of a64_opt_exit, which
+ * this CPU runs with everything masked.
+ */
+struct opt_exit {
+	unsigned long pc;
+	unsigned long daif;
+};
+
+static DEFINE_PER_CPU(struct opt_exit, opt_exit);
 
 /**
  * a64_optprobe_hit() - an optimized probe was hit
@@ -61,14 +72,16 @@
  * pre_handlers: interrupts off, current_kprobe set, and a hit while
  * another probe is handled on this CPU only counted as missed.
  *
- * Return: 0 to run the displaced instruction next, nonzero when a
- * pre_handler set the pc (and the registers) to resume with.
+ * Return: 0 to run the displaced instruction next, or, when a
+ * pre_handler set the pc (and the registers) to resume with, the address
+ * of a64_opt_exit, which loads the registers, and its BRK the pc.
  */
 unsigned long a64_optprobe_hit(struct optimized_kprobe *op,
 			       struct pt_regs *regs)
 {
 	struct kprobe *p = op->kp;
-	unsigned long flags, moved = 0;
+	unsigned long flags;
+	int moved = 0;
 
 	/*
 	 * With interrupts off this is an RCU reader: a site retired after
@@ -87,36 +100,38 @@ unsigned long a64_optprobe_hit(struct optimized_kprobe *op,
 		reset_current_kprobe();
 	}
 	local_irq_restore(flags);
-	return moved;
+	if (!moved)
+		return 0;
+
+	/* masked until the BRK, so that the note below cannot be lost */
+	local_daif_mask();
+	__this_cpu_write(opt_exit.pc, instruction_pointer(regs));
+	__this_cpu_write(opt_exit.daif, regs->pstate & DAIF_MASK);
+	return (unsigned long)a64_opt_exit;
 }
 
 NOKPROBE_SYMBOL(a64_optprobe_hit);
 
 /**
- * kprobe_opt_exit_brk() - the BRK leaving a detour buffer trapped
- * @regs: the state at the BRK; its sp points at the buffer's pt_regs
+ * kprobe_opt_exit_brk() - the BRK of a64_opt_exit trapped
+ * @regs: the state at the BRK: the registers a pre_handler of an
+ *	optimized probe left, and the probed code's sp
  *
- * A pre_handler of an optimized probe moved the pc: resume with the
- * whole pt_regs it left, as the BRK handler would have.
+ * Resume at the pc that pre_handler set, with the interrupted DAIF bits,
+ * as the BRK handler would have.
  *
- * Return: true when the BRK was a detour buffer's exit.
+ * Return: true when the BRK was a64_opt_exit's.
  */
 bool kprobe_opt_exit_brk(struct pt_regs *regs)
 {
-	unsigned long pc = instruction_pointer(regs);
-	const struct pt_regs *saved;
-	int i;
+	unsigned long daif = __this_cpu_read(opt_exit.daif);
 
-	if ((pc & (KPROBE_OPTINSN_SLOT_SIZE - 1)) != TMPL_OFF(a64_opt_tmpl_exit) ||
-	    !is_kprobe_optinsn_slot(pc))
+	if (instruction_pointer(regs) != (unsigned long)a64_opt_exit_brk)
 		return false;
-
-	saved = (const struct pt_regs *)regs->sp;
-	for (i = 0; i < ARRAY_SIZE(regs->regs); i++)
-		regs->regs[i] = saved->regs[i];
-	regs->sp = saved->sp;
-	regs->pc = saved->pc;
-	regs->pstate = (regs->pstate & ~NZCV_MASK) | (saved->pstate & NZCV_MASK);
+	instruction_pointer_set(regs, __this_cpu_read(opt_exit.pc));
+	regs->pstate = (regs->pstate & ~DAIF_MASK) | daif;
+	/* the exception return unmasks: tell lockdep as it expects */
+	regs->lockdep_hardirqs = !(daif & PSR_I_BIT);
 	return true;
 }
 
@@ -225,7 +240,6 @@ int arch_prepare_optimized_kprobe(struct optimized_kprobe *op)
 	u64 lit = 0;
 	int n, ret;
 
-	BUILD_BUG_ON(!is_power_of_2(KPROBE_OPTINSN_SLOT_SIZE));
 	if (WARN_ON_ONCE(TMPL_SIZE > KPROBE_OPTINSN_SLOT_SIZE))
 		return -E2BIG;
 

@@ -738,12 +738,7 @@ static DEFINE_PER_CPU(unsigned long, kprobe_int3_hit_count);
  */
 unsigned long kprobe_int3_hits(void)
 {
-	unsigned long sum = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		sum += per_cpu(kprobe_int3_hit_count, cpu);
-	return sum;
+	return kprobe_percpu_sum(&kprobe_int3_hit_count);
 }
 EXPORT_SYMBOL_GPL(kprobe_int3_hits);
 

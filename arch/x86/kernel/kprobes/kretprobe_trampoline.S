@@ -14,6 +14,7 @@
 #include <asm/asm.h>
 #include <asm/unwind_hints.h>
 #include <asm/ptrace-abi.h>
+#include "trampoline_regs.S"
 
 	.text
 SYM_CODE_START(kretprobe_trampoline)
@@ -29,21 +30,7 @@ SYM_CODE_START(kretprobe_trampoline)
 	UNWIND_HINT_FUNC
 
 	subq	$FRAME_SIZE, %rsp
-	movq	%rax, RAX(%rsp)
-	movq	%rdx, RDX(%rsp)
-	movq	%rcx, RCX(%rsp)
-	movq	%rsi, RSI(%rsp)
-	movq	%rdi, RDI(%rsp)
-	movq	%r8, R8(%rsp)
-	movq	%r9, R9(%rsp)
-	movq	%r10, R10(%rsp)
-	movq	%r11, R11(%rsp)
-	movq	%rbx, RBX(%rsp)
-	movq	%rbp, RBP(%rsp)
-	movq	%r12, R12(%rsp)
-	movq	%r13, R13(%rsp)
-	movq	%r14, R14(%rsp)
-	movq	%r15, R15(%rsp)
+	KPROBE_SAVE_GPRS
 	pushfq
 	popq	%rax
 	movq	%rax, EFLAGS(%rsp)
@@ -54,21 +41,7 @@ SYM_CODE_START(kretprobe_trampoline)
 	movq	%rax, FRAME_SIZE(%rsp)
 
 	/* A handler may have changed the return value: take pt_regs' word. */
-	movq	R15(%rsp), %r15
-	movq	R14(%rsp), %r14
-	movq	R13(%rsp), %r13
-	movq	R12(%rsp), %r12
-	movq	RBP(%rsp), %rbp
-	movq	RBX(%rsp), %rbx
-	movq	R11(%rsp), %r11
-	movq	R10(%rsp), %r10
-	movq	R9(%rsp), %r9
-	movq	R8(%rsp), %r8
-	movq	RDI(%rsp), %rdi
-	movq	RSI(%rsp), %rsi
-	movq	RCX(%rsp), %rcx
-	movq	RDX(%rsp), %rdx
-	movq	RAX(%rsp), %rax
+	KPROBE_RESTORE_GPRS
 	addq	$FRAME_SIZE, %rsp
 	RET
 SYM_CODE_END(kretprobe_trampoline)

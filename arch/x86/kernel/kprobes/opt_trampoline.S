@@ -18,6 +18,7 @@
 #include <asm/unwind_hints.h>
 #include <asm/ptrace-abi.h>
 #include <asm/segment.h>
+#include "trampoline_regs.S"
 
 /* KPROBE_OPT_COPY - KPROBE_OPT_ADDR (<asm/kprobes.h>, checked in opt.c) */
 #define OPT_ADDR_BEFORE_COPY	13
@@ -30,21 +31,7 @@ SYM_CODE_START(kprobe_opt_trampoline)
 	/* Nothing may change the flags before they are saved. */
 	pushfq
 	subq	$(FRAME_SIZE - 8), %rsp
-	movq	%rax, RAX(%rsp)
-	movq	%rcx, RCX(%rsp)
-	movq	%rdx, RDX(%rsp)
-	movq	%rsi, RSI(%rsp)
-	movq	%rdi, RDI(%rsp)
-	movq	%r8, R8(%rsp)
-	movq	%r9, R9(%rsp)
-	movq	%r10, R10(%rsp)
-	movq	%r11, R11(%rsp)
-	movq	%rbx, RBX(%rsp)
-	movq	%rbp, RBP(%rsp)
-	movq	%r12, R12(%rsp)
-	movq	%r13, R13(%rsp)
-	movq	%r14, R14(%rsp)
-	movq	%r15, R15(%rsp)
+	KPROBE_SAVE_GPRS
 	/* The flags were pushed where pt_regs keeps ss. */
 	movq	SS(%rsp), %rax
 	movq	%rax, EFLAGS(%rsp)
@@ -66,21 +53,7 @@ SYM_CODE_START(kprobe_opt_trampoline)
 	/* Restore; the flags go where the pushfq left them. */
 	movq	EFLAGS(%rsp), %rax
 	movq	%rax, SS(%rsp)
-	movq	R15(%rsp), %r15
-	movq	R14(%rsp), %r14
-	movq	R13(%rsp), %r13
-	movq	R12(%rsp), %r12
-	movq	RBP(%rsp), %rbp
-	movq	RBX(%rsp), %rbx
-	movq	R11(%rsp), %r11
-	movq	R10(%rsp), %r10
-	movq	R9(%rsp), %r9
-	movq	R8(%rsp), %r8
-	movq	RDI(%rsp), %rdi
-	movq	RSI(%rsp), %rsi
-	movq	RDX(%rsp), %rdx
-	movq	RCX(%rsp), %rcx
-	movq	RAX(%rsp), %rax
+	KPROBE_RESTORE_GPRS
 	UNWIND_HINT sp_reg=ORC_REG_SP sp_offset=FRAME_SIZE+8 type=UNWIND_HINT_TYPE_CALL
 	addq	$(FRAME_SIZE - 8), %rsp
 	popfq
