@@ -1110,11 +1110,14 @@ static int __register_kprobe(struct kprobe *p)
 			return PTR_ERR(site);
 		hlist_add_head_rcu(&site->kp.hlist, site_bucket(p->addr));
 	}
+	/* How the address is probed shows on each probe, as on the site. */
+	p->flags |= site->kp.flags & KPROBE_FLAG_FTRACE;
 	list_add_tail_rcu(&p->list, &site->probes);
 	ret = site_update(site);
 	if (!ret)
 		return 0;
 	/* Arming failed (ftrace): as if @p had never come. */
+	p->flags &= ~KPROBE_FLAG_FTRACE;
 	list_del_rcu(&p->list);
 	if (sp) {
 		site_update(site);

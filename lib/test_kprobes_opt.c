@@ -600,6 +600,8 @@ static void kpo_ftrace_pre_post(struct kunit *test)
 	sp = kpo_site(kp.addr);
 	KUNIT_ASSERT_NOT_NULL(test, sp);
 	KUNIT_EXPECT_TRUE(test, kprobe_ftrace(sp));
+	/* the probe itself says so too, as upstream's do */
+	KUNIT_EXPECT_TRUE(test, kprobe_ftrace(&kp));
 	KUNIT_EXPECT_FALSE(test, kprobe_optimized(sp));
 
 	hits = kprobe_int3_hits();

@@ -107,6 +107,28 @@ static void kpa64_run(const struct kpa64_case *c, const u64 in[2],
 	}
 }
 
+/* Run @c on every input: results and flags must match @plain's. */
+static void kpa64_run_all(struct kunit *test, const struct kpa64_case *c,
+			  const struct kpa64_result *plain)
+{
+	struct kpa64_result probed;
+	unsigned int i;
+
+	for (i = 0; i < KPA64_NR_INPUTS; i++) {
+		kpa64_run(c, kpa64_inputs[i], &probed);
+		KUNIT_EXPECT_EQ_MSG(test, probed.ret, plain[i].ret,
+				    "%s(%llx, %llx): result", c->name,
+				    kpa64_inputs[i][0], kpa64_inputs[i][1]);
+		KUNIT_EXPECT_EQ_MSG(test, probed.out[0], plain[i].out[0],
+				    "%s(%llx, %llx): NZCV", c->name,
+				    kpa64_inputs[i][0], kpa64_inputs[i][1]);
+		KUNIT_EXPECT_EQ_MSG(test, probed.out[1], plain[i].out[1],
+				    "%s: out[1]", c->name);
+		KUNIT_EXPECT_EQ_MSG(test, probed.out[2], plain[i].out[2],
+				    "%s: out[2]", c->name);
+	}
+}
+
 /*
  * Run every input with a probe on @c (with or without a post_handler)
  * and compare with @plain.  Return the out-of-line step traps taken.
@@ -121,9 +143,7 @@ static unsigned long kpa64_probed_pass(struct kunit *test,
 		.pre_handler = kpa64_pre,
 		.post_handler = with_post ? kpa64_post : NULL,
 	};
-	struct kpa64_result probed;
 	unsigned long traps;
-	unsigned int i;
 
 	kpa64_pre_hits = 0;
 	kpa64_post_hits = 0;
@@ -136,19 +156,7 @@ static unsigned long kpa64_probed_pass(struct kunit *test,
 				"%s: probe moved", c->name);
 
 	traps = kprobe_step_traps();
-	for (i = 0; i < KPA64_NR_INPUTS; i++) {
-		kpa64_run(c, kpa64_inputs[i], &probed);
-		KUNIT_EXPECT_EQ_MSG(test, probed.ret, plain[i].ret,
-				    "%s(%llx, %llx): result", c->name,
-				    kpa64_inputs[i][0], kpa64_inputs[i][1]);
-		KUNIT_EXPECT_EQ_MSG(test, probed.out[0], plain[i].out[0],
-				    "%s(%llx, %llx): NZCV", c->name,
-				    kpa64_inputs[i][0], kpa64_inputs[i][1]);
-		KUNIT_EXPECT_EQ_MSG(test, probed.out[1], plain[i].out[1],
-				    "%s: out[1]", c->name);
-		KUNIT_EXPECT_EQ_MSG(test, probed.out[2], plain[i].out[2],
-				    "%s: out[2]", c->name);
-	}
+	kpa64_run_all(test, c, plain);
 	traps = kprobe_step_traps() - traps;
 	unregister_kprobe(&kp);
 
@@ -416,7 +424,7 @@ static void kpa64_opt_check_case(struct kunit *test, const struct kpa64_case *c)
 		.addr = (kprobe_opcode_t *)*c->at,
 		.pre_handler = kpa64_pre,
 	};
-	struct kpa64_result plain[KPA64_NR_INPUTS], probed;
+	struct kpa64_result plain[KPA64_NR_INPUTS];
 	unsigned long brks, traps;
 	unsigned int i;
 
@@ -434,17 +442,7 @@ static void kpa64_opt_check_case(struct kunit *test, const struct kpa64_case *c)
 	migrate_disable();
 	brks = this_cpu_read(kprobe_brk_count);
 	traps = kprobe_step_traps();
-	for (i = 0; i < KPA64_NR_INPUTS; i++) {
-		kpa64_run(c, kpa64_inputs[i], &probed);
-		KUNIT_EXPECT_EQ_MSG(test, probed.ret, plain[i].ret,
-				    "%s(%llx, %llx): result", c->name,
-				    kpa64_inputs[i][0], kpa64_inputs[i][1]);
-		KUNIT_EXPECT_EQ_MSG(test, probed.out[0], plain[i].out[0],
-				    "%s(%llx, %llx): NZCV", c->name,
-				    kpa64_inputs[i][0], kpa64_inputs[i][1]);
-		KUNIT_EXPECT_EQ_MSG(test, probed.out[1], plain[i].out[1],
-				    "%s: out[1]", c->name);
-	}
+	kpa64_run_all(test, c, plain);
 	/* no exception at all */
 	brks = this_cpu_read(kprobe_brk_count) - brks;
 	traps = kprobe_step_traps() - traps;
