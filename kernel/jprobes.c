@@ -61,6 +61,24 @@ static unsigned int jprobe_stack_len(unsigned long sp)
 
 NOKPROBE_SYMBOL(jprobe_stack_len);
 
+/* The trap instruction of jprobe_return(), in the arch's jprobe_trampoline.S */
+extern const u8 jprobe_return_trap[];
+
+/**
+ * jprobe_return_trap_addr() - where the trap of jprobe_return() is
+ *
+ * Return: the address of the trap instruction a jprobe handler ends in.
+ */
+unsigned long jprobe_return_trap_addr(void)
+{
+	return (unsigned long)jprobe_return_trap;
+}
+
+NOKPROBE_SYMBOL(jprobe_return_trap_addr);
+
+/* jprobe_return() itself is the arch's, in assembly. */
+EXPORT_SYMBOL_GPL(jprobe_return);
+
 /**
  * kprobe_jprobe_pre_handler() - the pre-handler of a jprobe's entry probe
  * @kp: the jprobe's kprobe
@@ -94,6 +112,22 @@ int kprobe_jprobe_pre_handler(struct kprobe *kp, struct pt_regs *regs)
 }
 
 NOKPROBE_SYMBOL(kprobe_jprobe_pre_handler);
+
+/**
+ * kprobe_jprobe_entry_sp() - the stack pointer at the probed function's entry
+ *
+ * For an arch whose trap cannot restore the stack pointer (arm64:
+ * jprobe_return() moves it back itself before its BRK).  Called from
+ * inside a jprobe handler, with preemption disabled.
+ *
+ * Return: the stack pointer of this CPU's jprobe hit.
+ */
+unsigned long kprobe_jprobe_entry_sp(void)
+{
+	return this_cpu_read(jprobe_ctlblk.stack_addr);
+}
+
+NOKPROBE_SYMBOL(kprobe_jprobe_entry_sp);
 
 /**
  * kprobe_jprobe_resume() - the trap in jprobe_return()

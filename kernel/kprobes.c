@@ -460,18 +460,17 @@ found:
 static bool slot_in_cache(struct slot_cache *c, unsigned long addr)
 {
 	struct slot_page *sp;
-	bool ret = false;
+	bool found = false;
 
 	rcu_read_lock();
 	list_for_each_entry_rcu(sp, &c->pages, list) {
-		if (addr >= (unsigned long)sp->base &&
-		    addr < (unsigned long)sp->base + PAGE_SIZE) {
-			ret = true;
+		/* Below the page, the difference wraps to a huge value. */
+		found = addr - (unsigned long)sp->base < PAGE_SIZE;
+		if (found)
 			break;
-		}
 	}
 	rcu_read_unlock();
-	return ret;
+	return found;
 }
 
 static void slot_reaper(struct work_struct *work)
@@ -610,21 +609,22 @@ bool is_kprobe_optinsn_slot(unsigned long addr)
 static int slot_kallsym(struct slot_cache *c, unsigned int *symnum,
 			unsigned long *value, char *type, char *sym)
 {
-	struct slot_page *sp;
-	int ret = -ERANGE;
+	struct slot_page *sp, *hit = NULL;
 
 	rcu_read_lock();
 	list_for_each_entry_rcu(sp, &c->pages, list) {
-		if ((*symnum)--)
-			continue;
-		*value = (unsigned long)sp->base;
+		if (!(*symnum)--) {
+			hit = sp;
+			break;
+		}
+	}
+	if (hit) {
+		*value = (unsigned long)hit->base;
 		*type = 't';
 		strscpy(sym, c->name, KSYM_NAME_LEN);
-		ret = 0;
-		break;
 	}
 	rcu_read_unlock();
-	return ret;
+	return hit ? 0 : -ERANGE;
 }
 
 /**
@@ -1132,6 +1132,23 @@ static int __register_kprobe(struct kprobe *p)
 	return ret;
 }
 
+/* Registration proper, kprobe_mutex held: @p is not registered. */
+static int register_at(struct kprobe *p, kprobe_opcode_t *addr, bool on_entry)
+{
+	int ret;
+
+	p->addr = addr;
+	p->flags &= KPROBE_FLAG_DISABLED | KPROBE_FLAG_TYPE_MASK;
+	if (on_entry)
+		p->flags |= KPROBE_FLAG_ON_FUNC_ENTRY;
+	p->nmissed = 0;
+	INIT_HLIST_NODE(&p->hlist);
+	ret = __register_kprobe(p);
+	if (ret)
+		INIT_LIST_HEAD(&p->list);
+	return ret;
+}
+
 /**
  * register_kprobe() - put a probe on a kernel instruction
  * @p: the probe: @addr, or @symbol_name (+ @offset); handlers; flags
@@ -1164,24 +1181,10 @@ int register_kprobe(struct kprobe *p)
 	if (ret)
 		return ret;
 
-	mutex_lock(&kprobe_mutex);
-	if (site_of(p)) {
-		ret = -EINVAL;	/* already registered */
-		goto out;
-	}
-	p->addr = addr;
-	p->flags &= KPROBE_FLAG_DISABLED | KPROBE_FLAG_TYPE_MASK;
-	if (on_entry)
-		p->flags |= KPROBE_FLAG_ON_FUNC_ENTRY;
-	p->nmissed = 0;
-	INIT_HLIST_NODE(&p->hlist);
-	ret = __register_kprobe(p);
-	if (ret)
-		INIT_LIST_HEAD(&p->list);
-out:
-	mutex_unlock(&kprobe_mutex);
-	if (mod)
-		module_put(mod);
+	scoped_guard(mutex, &kprobe_mutex)
+		ret = site_of(p) ? -EINVAL : register_at(p, addr, on_entry);
+	/* Registered, the probe needs no reference: GONE covers unloading. */
+	module_put(mod);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(register_kprobe);
@@ -1589,25 +1592,20 @@ DEFINE_SHOW_ATTRIBUTE(blacklist);
 static ssize_t enabled_read(struct file *file, char __user *ubuf,
 			    size_t count, loff_t *ppos)
 {
-	char buf[3];
+	const char *val = READ_ONCE(kprobes_all_disarmed) ? "0\n" : "1\n";
 
-	buf[0] = READ_ONCE(kprobes_all_disarmed) ? '0' : '1';
-	buf[1] = '\n';
-	buf[2] = 0;
-	return simple_read_from_buffer(ubuf, count, ppos, buf, 2);
+	return simple_read_from_buffer(ubuf, count, ppos, val, 2);
 }
 
 static ssize_t enabled_write(struct file *file, const char __user *ubuf,
 			     size_t count, loff_t *ppos)
 {
 	bool on;
-	int ret;
+	int ret = kstrtobool_from_user(ubuf, count, &on);
 
-	ret = kstrtobool_from_user(ubuf, count, &on);
-	if (ret)
-		return ret;
-	arm_all(on);
-	return count;
+	if (!ret)
+		arm_all(on);
+	return ret ?: count;
 }
 
 static const struct file_operations enabled_fops = {
@@ -1616,14 +1614,26 @@ static const struct file_operations enabled_fops = {
 	.llseek = default_llseek,
 };
 
+/* Only root reads the lists or arms and disarms everything. */
+static const struct {
+	const char *name;
+	umode_t mode;
+	const struct file_operations *fops;
+} kprobes_debugfs_files[] __initconst = {
+	{ "list",	0400, &list_fops },
+	{ "enabled",	0600, &enabled_fops },
+	{ "blacklist",	0400, &blacklist_fops },
+};
+
 static int __init kprobes_debugfs_init(void)
 {
-	struct dentry *dir;
+	struct dentry *dir = debugfs_create_dir("kprobes", NULL);
+	int i;
 
-	dir = debugfs_create_dir("kprobes", NULL);
-	debugfs_create_file("list", 0400, dir, NULL, &list_fops);
-	debugfs_create_file("enabled", 0600, dir, NULL, &enabled_fops);
-	debugfs_create_file("blacklist", 0400, dir, NULL, &blacklist_fops);
+	for (i = 0; i < ARRAY_SIZE(kprobes_debugfs_files); i++)
+		debugfs_create_file(kprobes_debugfs_files[i].name,
+				    kprobes_debugfs_files[i].mode, dir, NULL,
+				    kprobes_debugfs_files[i].fops);
 	return 0;
 }
 late_initcall(kprobes_debugfs_init);

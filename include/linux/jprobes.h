@@ -45,11 +45,12 @@ struct jprobe {
 
 #ifdef CONFIG_JPROBES
 int register_jprobe(struct jprobe *jp);
-void unregister_jprobe(struct jprobe *jp);
 int register_jprobes(struct jprobe **jps, int num);
-void unregister_jprobes(struct jprobe **jps, int num);
-int enable_jprobe(struct jprobe *jp);
 int disable_jprobe(struct jprobe *jp);
+int enable_jprobe(struct jprobe *jp);
+void unregister_jprobes(struct jprobe **jps, int num);
+void unregister_jprobe(struct jprobe *jp);
+/* The end of a handler; see above. */
 void jprobe_return(void);
 
 /*
@@ -60,8 +61,10 @@ void jprobe_return(void);
  *	point @regs at @entry as if the probed function had been entered
  *	there, returning to the trap of jprobe_return(); the registers and
  *	the stack copy are already saved.
- * arch_jprobe_return_trap(): the address the trap in jprobe_return()
- *	reports, so the arch trap handler can recognise it.
+ * jprobe_return() (generic declaration above) is the arch's, in assembly:
+ *	a trap instruction at the global label jprobe_return_trap, whose
+ *	address jprobe_return_trap_addr() (generic) gives the arch trap
+ *	handler to recognise it.
  * kprobe_jprobe_resume() (generic): called by that trap handler; puts the
  *	saved stack and registers back into @regs and returns the site's
  *	probe, whose instruction the arch then executes as after a
@@ -73,8 +76,9 @@ void jprobe_return(void);
 #endif
 
 void arch_jprobe_enter(struct pt_regs *regs, void *entry);
-unsigned long arch_jprobe_return_trap(void);
+unsigned long jprobe_return_trap_addr(void);
 struct kprobe *kprobe_jprobe_resume(struct pt_regs *regs);
+unsigned long kprobe_jprobe_entry_sp(void);
 int kprobe_jprobe_pre_handler(struct kprobe *kp, struct pt_regs *regs);
 #else
 static inline int register_jprobe(struct jprobe *jp)

@@ -237,12 +237,14 @@ static nokprobe_inline struct kprobe_ctlblk *get_kprobe_ctlblk(void)
 	return this_cpu_ptr(&kprobe_ctlblk);
 }
 
+/* Registration (process context, may sleep) */
 int register_kprobe(struct kprobe *p);
-void unregister_kprobe(struct kprobe *p);
 int register_kprobes(struct kprobe **kps, int num);
-void unregister_kprobes(struct kprobe **kps, int num);
-int enable_kprobe(struct kprobe *kp);
 int disable_kprobe(struct kprobe *kp);
+int enable_kprobe(struct kprobe *kp);
+void unregister_kprobes(struct kprobe **kps, int num);
+void unregister_kprobe(struct kprobe *p);
+/* The hit path's lookup (RCU; for arch code) */
 struct kprobe *get_kprobe(void *addr);
 
 kprobe_opcode_t *kprobe_lookup_name(const char *name, unsigned int offset);

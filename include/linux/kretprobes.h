@@ -81,11 +81,12 @@ struct kretprobe_instance {
 
 #ifdef CONFIG_KRETPROBES
 int register_kretprobe(struct kretprobe *rp);
-void unregister_kretprobe(struct kretprobe *rp);
 int register_kretprobes(struct kretprobe **rps, int num);
-void unregister_kretprobes(struct kretprobe **rps, int num);
-int enable_kretprobe(struct kretprobe *rp);
 int disable_kretprobe(struct kretprobe *rp);
+int enable_kretprobe(struct kretprobe *rp);
+void unregister_kretprobes(struct kretprobe **rps, int num);
+void unregister_kretprobe(struct kretprobe *rp);
+/* From a handler: the probe and the real return address of an instance */
 struct kretprobe *get_kretprobe(struct kretprobe_instance *ri);
 unsigned long get_kretprobe_retaddr(struct kretprobe_instance *ri);
 void kprobe_flush_task(struct task_struct *tk);

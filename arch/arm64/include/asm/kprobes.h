@@ -55,6 +55,13 @@ struct kprobe_ctlblk {
 	} prev;
 };
 
+/*
+ * jprobes: only the interrupted registers go back at the end of a
+ * handler; the rest of struct pt_regs is the exception entry's own.
+ */
+#define arch_jprobe_restore_regs(regs, saved)	\
+	((regs)->user_regs = (saved)->user_regs)
+
 int kprobe_brk_handler(struct pt_regs *regs, unsigned long esr);
 int kprobe_ss_brk_handler(struct pt_regs *regs, unsigned long esr);
 int kretprobe_brk_handler(struct pt_regs *regs, unsigned long esr);

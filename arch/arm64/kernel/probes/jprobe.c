@@ -14,15 +14,12 @@
  * indirect branch, so BTI does not apply to that transfer; its pointer
  * authentication signs and checks the link register we gave it, like any
  * other; an unwinder inside it reaches jprobe_return() and stops there.
- * Only the architectural registers are put back (user_regs): the rest of
- * struct pt_regs belongs to the exception entry of the trap itself.
+ * Only the architectural registers are put back (see
+ * arch_jprobe_restore_regs() in <asm/kprobes.h>): the rest of struct
+ * pt_regs belongs to the exception entry of the trap itself.
  */
 #include <linux/kprobes.h>
-#include <linux/export.h>
 #include <asm/ptrace.h>
-
-/* The BRK of jprobe_return(). */
-extern const u32 jprobe_return_brk[];
 
 /**
  * arch_jprobe_enter() - let the trapped context run a jprobe handler
@@ -31,22 +28,11 @@ extern const u32 jprobe_return_brk[];
  */
 void arch_jprobe_enter(struct pt_regs *regs, void *entry)
 {
-	procedure_link_pointer_set(regs, (unsigned long)jprobe_return_brk);
+	/* Through jprobe_return(), which puts the entry's sp back first. */
+	procedure_link_pointer_set(regs, (unsigned long)jprobe_return);
 	instruction_pointer_set(regs, (unsigned long)entry);
+	/* Entered as by a direct branch: no BTI check pending. */
+	regs->pstate &= ~PSR_BTYPE_MASK;
 }
 
 NOKPROBE_SYMBOL(arch_jprobe_enter);
-
-/**
- * arch_jprobe_return_trap() - where the BRK of jprobe_return() is
- *
- * Return: its address.
- */
-unsigned long arch_jprobe_return_trap(void)
-{
-	return (unsigned long)jprobe_return_brk;
-}
-
-NOKPROBE_SYMBOL(arch_jprobe_return_trap);
-
-EXPORT_SYMBOL_GPL(jprobe_return);

@@ -304,21 +304,24 @@ int __init arch_populate_kprobe_blacklist(void)
 DEFINE_PER_CPU(unsigned long, kprobe_brk_count);
 EXPORT_PER_CPU_SYMBOL_GPL(kprobe_brk_count);
 
+/* One level of nesting: the probe a reentered hit interrupted. */
 static void __kprobes save_outer(struct kprobe_ctlblk *kcb)
 {
-	kcb->prev.kp = kprobe_running();
-	kcb->prev.status = kcb->status;
-	kcb->prev.probe = kcb->probe;
-	kcb->prev.saved_daif = kcb->saved_daif;
+	kcb->prev = (typeof(kcb->prev)){
+		.kp = kprobe_running(), .status = kcb->status,
+		.probe = kcb->probe, .saved_daif = kcb->saved_daif,
+	};
 }
 
 static void __kprobes restore_outer(struct kprobe_ctlblk *kcb)
 {
-	__this_cpu_write(current_kprobe, kcb->prev.kp);
-	kcb->status = kcb->prev.status;
-	kcb->probe = kcb->prev.probe;
-	kcb->saved_daif = kcb->prev.saved_daif;
+	typeof(kcb->prev) outer = kcb->prev;
+
 	kcb->prev.kp = NULL;
+	kcb->status = outer.status;
+	kcb->probe = outer.probe;
+	kcb->saved_daif = outer.saved_daif;
+	__this_cpu_write(current_kprobe, outer.kp);
 }
 
 /* After the instruction: post_handler, then this CPU is free again. */
@@ -417,6 +420,18 @@ static bool __kprobes reenter(struct kprobe *p, struct pt_regs *regs,
 	return false;
 }
 
+/* After the pre_handlers: boost, or step out of line (current_kprobe is @p). */
+static void __kprobes run_probed_insn(struct kprobe *p, struct pt_regs *regs,
+				      struct kprobe_ctlblk *kcb)
+{
+	if (!READ_ONCE(p->post_handler) && boost(p, regs)) {
+		reset_current_kprobe();
+		return;
+	}
+	kcb->status = KPROBE_HIT_SS;
+	step(p, regs, kcb);
+}
+
 /**
  * kprobe_brk_handler() - a BRK #KPROBES_BRK_IMM trapped at EL1
  * @regs: the interrupted state
@@ -433,6 +448,18 @@ int __kprobes kprobe_brk_handler(struct pt_regs *regs, unsigned long esr)
 	u32 insn;
 
 	__this_cpu_inc(kprobe_brk_count);
+#ifdef CONFIG_JPROBES
+	/* The end of a jprobe handler: back to the probed instruction. */
+	if (!kprobe_running() && (unsigned long)addr == jprobe_return_trap_addr()) {
+		p = kprobe_jprobe_resume(regs);
+		if (!p)
+			return DBG_HOOK_ERROR;
+		__this_cpu_write(current_kprobe, p);
+		kcb->status = KPROBE_HIT_ACTIVE;
+		run_probed_insn(p, regs, kcb);
+		return DBG_HOOK_HANDLED;
+	}
+#endif
 	p = get_kprobe(addr);
 	if (!p) {
 		/*
@@ -455,12 +482,7 @@ int __kprobes kprobe_brk_handler(struct pt_regs *regs, unsigned long esr)
 		reset_current_kprobe();
 		return DBG_HOOK_HANDLED;
 	}
-	if (!READ_ONCE(p->post_handler) && boost(p, regs)) {
-		reset_current_kprobe();
-		return DBG_HOOK_HANDLED;
-	}
-	kcb->status = KPROBE_HIT_SS;
-	step(p, regs, kcb);
+	run_probed_insn(p, regs, kcb);
 	return DBG_HOOK_HANDLED;
 }
 

@@ -771,7 +771,7 @@ int kprobe_int3_handler(struct pt_regs *regs)
 
 #ifdef CONFIG_JPROBES
 	/* The end of a jprobe handler: back to the probed instruction. */
-	if (!cur && (unsigned long)addr == arch_jprobe_return_trap()) {
+	if (!cur && (unsigned long)addr == jprobe_return_trap_addr()) {
 		p = kprobe_jprobe_resume(regs);
 		if (!p)
 			return 0;
