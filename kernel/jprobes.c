@@ -61,9 +61,6 @@ static unsigned int jprobe_stack_len(unsigned long sp)
 
 NOKPROBE_SYMBOL(jprobe_stack_len);
 
-/* The trap instruction of jprobe_return(), in the arch's jprobe_trampoline.S */
-extern const u8 jprobe_return_trap[];
-
 /**
  * jprobe_return_trap_addr() - where the trap of jprobe_return() is
  *

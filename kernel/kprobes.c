@@ -1619,7 +1619,7 @@ static const struct {
 	const char *name;
 	umode_t mode;
 	const struct file_operations *fops;
-} kprobes_debugfs_files[] __initconst = {
+} kprobes_debugfs_files[] = {
 	{ "list",	0400, &list_fops },
 	{ "enabled",	0600, &enabled_fops },
 	{ "blacklist",	0400, &blacklist_fops },

@@ -75,6 +75,9 @@ void jprobe_return(void);
 #define JPROBE_STACK_BYTES	128
 #endif
 
+/* The trap instruction of jprobe_return(), in the arch's assembly */
+extern const u8 jprobe_return_trap[];
+
 void arch_jprobe_enter(struct pt_regs *regs, void *entry);
 unsigned long jprobe_return_trap_addr(void);
 struct kprobe *kprobe_jprobe_resume(struct pt_regs *regs);
