@@ -28,10 +28,14 @@
 
 #include "kprobes_internal.h"
 
+/*
+ * No FTRACE_OPS_FL_RECURSION: that flag asks ftrace to wrap the callback
+ * in its recursion and RCU guard (ftrace_ops_assist_func), which the
+ * callback does itself; without it ftrace calls the callback directly.
+ */
 static struct ftrace_ops kprobe_ftrace_ops __read_mostly = {
 	.func = kprobe_ftrace_handler,
-	.flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY |
-		 FTRACE_OPS_FL_RECURSION,
+	.flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY,
 };
 
 static unsigned int kprobe_ftrace_users;
