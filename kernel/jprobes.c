@@ -61,18 +61,6 @@ static unsigned int jprobe_stack_len(unsigned long sp)
 
 NOKPROBE_SYMBOL(jprobe_stack_len);
 
-/**
- * jprobe_return_trap_addr() - where the trap of jprobe_return() is
- *
- * Return: the address of the trap instruction a jprobe handler ends in.
- */
-unsigned long jprobe_return_trap_addr(void)
-{
-	return (unsigned long)jprobe_return_trap;
-}
-
-NOKPROBE_SYMBOL(jprobe_return_trap_addr);
-
 /* jprobe_return() itself is the arch's, in assembly. */
 EXPORT_SYMBOL_GPL(jprobe_return);
 

@@ -94,9 +94,6 @@ static LIST_HEAD(retired_sites);
 static LIST_HEAD(kprobe_blacklist);
 static bool kprobes_all_disarmed;
 static bool kprobes_ready;
-#ifndef CONFIG_KPROBES_ON_FTRACE
-static bool kprobe_ftrace_killed;
-#endif
 
 DEFINE_PER_CPU(struct kprobe *, current_kprobe);
 EXPORT_PER_CPU_SYMBOL_GPL(current_kprobe);
@@ -1451,10 +1448,11 @@ static struct notifier_block kprobes_module_nb = {
 #ifndef CONFIG_KPROBES_ON_FTRACE
 /**
  * kprobe_ftrace_kill() - ftrace hit a fatal error: stop using it
+ *
+ * Without kprobes on ftrace no probe uses ftrace: nothing to stop.
  */
 void kprobe_ftrace_kill(void)
 {
-	WRITE_ONCE(kprobe_ftrace_killed, true);
 }
 #endif
 

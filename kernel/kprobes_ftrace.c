@@ -39,20 +39,8 @@ static struct ftrace_ops kprobe_ftrace_ops __read_mostly = {
 };
 
 static unsigned int kprobe_ftrace_users;
-static bool kprobe_ftrace_dead;
-
-/**
- * kprobe_ftrace_killed() - has ftrace been killed
- *
- * Return: true after kprobe_ftrace_kill(): callbacks do nothing and no
- * ftrace-based probe can be armed.
- */
-bool kprobe_ftrace_killed(void)
-{
-	return READ_ONCE(kprobe_ftrace_dead);
-}
-
-NOKPROBE_SYMBOL(kprobe_ftrace_killed);
+/* Set by kprobe_ftrace_kill(); read on every hit (kprobe_ftrace_killed()) */
+bool kprobe_ftrace_dead __read_mostly;
 
 /**
  * kprobe_ftrace_kill() - ftrace hit a fatal error: stop using it

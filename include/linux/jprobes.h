@@ -78,8 +78,19 @@ void jprobe_return(void);
 /* The trap instruction of jprobe_return(), in the arch's assembly */
 extern const u8 jprobe_return_trap[];
 
+/**
+ * jprobe_return_trap_addr() - where the trap of jprobe_return() is
+ *
+ * Inline: the arch trap handlers compare every breakpoint address with it.
+ *
+ * Return: the address of the trap instruction a jprobe handler ends in.
+ */
+static __always_inline unsigned long jprobe_return_trap_addr(void)
+{
+	return (unsigned long)jprobe_return_trap;
+}
+
 void arch_jprobe_enter(struct pt_regs *regs, void *entry);
-unsigned long jprobe_return_trap_addr(void);
 struct kprobe *kprobe_jprobe_resume(struct pt_regs *regs);
 unsigned long kprobe_jprobe_entry_sp(void);
 int kprobe_jprobe_pre_handler(struct kprobe *kp, struct pt_regs *regs);

@@ -509,7 +509,20 @@ int kprobe_callback_pre(struct kprobe *p, struct pt_regs *regs);
 int arch_prepare_kprobe_ftrace(struct kprobe *p);
 void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 			   struct ftrace_ops *ops, struct ftrace_regs *fregs);
-bool kprobe_ftrace_killed(void);
+extern bool kprobe_ftrace_dead;
+
+/**
+ * kprobe_ftrace_killed() - has ftrace been killed
+ *
+ * Inline: the ftrace callback asks on every hit.
+ *
+ * Return: true after kprobe_ftrace_kill(): callbacks do nothing and no
+ * ftrace-based probe can be armed.
+ */
+static __always_inline bool kprobe_ftrace_killed(void)
+{
+	return READ_ONCE(kprobe_ftrace_dead);
+}
 #endif
 
 #ifdef CONFIG_OPTPROBES
