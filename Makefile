@@ -6,11 +6,14 @@
 #   make shell    a shell in the same guest
 #   make series   export the work as a git format-patch series
 #   make bench    per-hit and registration cost, ours beside upstream
+#   make stress   the long runs: concurrency, lifetimes, probe everything
 #
 # FLAVOUR=ours (default) or FLAVOUR=upstream (the untouched base, same
 # config); ARCH=x86_64 or ARCH=arm64 (check: both when not given).
 
 FLAVOUR ?= ours
+# make stress DEBUG=1: on the debug flavour of the build (KASAN, lockdep...)
+DEBUG ?= 0
 T := tools/testing/kprobes
 # The kernel's ARCH from the environment is not ours to reuse.
 ifeq ($(origin ARCH),command line)
@@ -60,7 +63,7 @@ bench: deps
 	ARCHES="$(ARCHES)" $(T)/bench.sh
 
 stress: deps
-	FLAVOUR=$(FLAVOUR) ARCHES="$(ARCHES)" $(T)/stress.sh
+	FLAVOUR=$(FLAVOUR) ARCHES="$(ARCHES)" KP_DEBUG=$(DEBUG) $(T)/stress.sh
 
 clean:
 	rm -rf build/obj-* build/src-* build/series* build/*.log build/*.results

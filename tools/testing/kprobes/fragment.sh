@@ -8,5 +8,6 @@ arch=$2
 cat "$KP_TOOLS/configs/common.config" "$KP_TOOLS/configs/$arch.config"
 [ -f "$KP_TOOLS/configs/$fl.config" ] && cat "$KP_TOOLS/configs/$fl.config"
 [ -f "$KP_TOOLS/configs/$arch-$fl.config" ] && cat "$KP_TOOLS/configs/$arch-$fl.config"
+[ "${KP_DEBUG:-0}" = 1 ] && cat "$KP_TOOLS/configs/debug.config"
 [ -n "${KP_EXTRA_CONFIG:-}" ] && cat "$KP_EXTRA_CONFIG"
 true

@@ -16,7 +16,7 @@ out=$KP_BUILD/itest-$fl-$arch.results
 tr -d '\r' < "$log" | grep -a '^KPTEST ' > "$out" || true
 grep -aq '^KPGUEST done' "$log" ||
 	echo "KPTEST guest.completed FAIL (no end marker, boot rc=$rc; see $log)" >> "$out"
-bad='BUG:|WARNING:|Oops|Kernel panic|general protection|KASAN|UBSAN|circular locking|kretprobe BUG'
+bad=$KP_BAD_RE
 if grep -aE "$bad" "$log" > /dev/null; then
 	grep -aE "$bad" "$log" | head -5 | sed 's/^/KPTEST-KERNEL-REPORT /' >> "$out"
 	echo "KPTEST guest.kernel-clean FAIL" >> "$out"

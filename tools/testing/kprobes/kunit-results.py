@@ -10,8 +10,9 @@ import re
 import sys
 
 BAD = re.compile(r'(BUG:|WARNING:|Oops|Kernel panic|general protection|'
-                 r'KASAN|UBSAN|possible circular locking|lockdep|'
-                 r'kmemleak|stack-protector|kretprobe BUG)')
+                 r'KASAN:|UBSAN|circular locking|INFO: possible|'
+                 r'inconsistent lock state|suspected memory leak|ODEBUG:|'
+                 r'stack-protector|kretprobe BUG)')
 
 
 def main(path):

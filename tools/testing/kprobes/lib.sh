@@ -14,9 +14,20 @@ KP_JOBS=${KP_JOBS:-$(nproc)}
 KP_BOOT_TIMEOUT=${KP_BOOT_TIMEOUT:-600}
 
 export CCACHE_DIR=${CCACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/kprobes-ccache}
+# make stress DEBUG=1: the debug flavour (configs/debug.config) builds
+# apart, in $KP_BUILD/debug.
+if [ "${KP_DEBUG:-0}" = 1 ]; then
+	case $KP_BUILD in */debug) ;; *) KP_BUILD=$KP_BUILD/debug ;; esac
+fi
+export KP_BUILD
 export CCACHE_BASEDIR=$KP_BUILD
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
 export CCACHE_NOHASHDIR=1
+
+# What a kernel report looks like on the console (oops, WARN, lockdep,
+# KASAN, sleeping in atomic context, kmemleak, debugobjects...): any of
+# these fails a boot.  kunit-results.py has the same list.
+KP_BAD_RE='BUG:|WARNING:|Oops|Kernel panic|general protection|KASAN:|UBSAN|circular locking|INFO: possible|inconsistent lock state|suspected memory leak|ODEBUG:|stack-protector|kretprobe BUG'
 
 kp_log() { printf '[kprobes] %s\n' "$*" >&2; }
 kp_die() { printf '[kprobes] error: %s\n' "$*" >&2; exit 1; }

@@ -2,9 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # stress.sh (make stress): the long stress runs, for FLAVOUR (ours,
 # upstream or both) and ARCHES.  Each boots the guest in stress mode
-# (guest/stress.sh: a kprobe on every function registration accepts,
-# under a workload), prints its KPTEST verdicts, the accepted and refused
-# counts by errno side by side, and fails on any kernel report.
+# (guest/stress.sh: concurrency, lifetimes, then a kprobe on every
+# function registration accepts, under a workload), prints its KPTEST
+# verdicts, the accepted and refused counts by errno side by side, and
+# fails on any kernel report.  KP_DEBUG=1 (make stress DEBUG=1) does it
+# all on the debug flavour of the build (configs/debug.config: KASAN,
+# lockdep, kmemleak...), in $KP_BUILD/debug, and runs the KUnit suites
+# there first.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 arches=${ARCHES:-x86_64 arm64}
@@ -16,14 +20,18 @@ mkdir -p "$KP_BUILD"
 for arch in $arches; do
 	for fl in $flavours; do
 		"$KP_TOOLS/build.sh" "$fl" "$arch" || { echo "KPTEST $arch.$fl:build FAIL" >> "$res"; continue; }
+		if [ "${KP_DEBUG:-0}" = 1 ] && [ "$fl" = ours ]; then
+			KP_KUNIT_TIMEOUT=${KP_KUNIT_TIMEOUT:-2400} "$KP_TOOLS/kunit.sh" "$fl" "$arch" |
+				sed "s/^KUNIT \([^ ]*\) \(PASS\|FAIL\|SKIP\)/KPTEST $arch.$fl:kunit.\1 \2/" >> "$res"
+		fi
 		log=$KP_BUILD/stress-$fl-$arch.log
 		KP_BOOT_TIMEOUT=${KP_STRESS_TIMEOUT:-3000} "$KP_TOOLS/boot.sh" "$fl" "$arch" stress "$log"
 		tr -d '\r' < "$log" | grep -a '^KPTEST ' | sed "s/^KPTEST /KPTEST $arch.$fl:/" >> "$res"
 		tr -d '\r' < "$log" | grep -a '^KPSTRESS ' | sed "s/^KPSTRESS /KPSTRESS $arch.$fl /" >> "$res"
 		grep -aq '^KPGUEST done' "$log" ||
 			echo "KPTEST $arch.$fl:completed FAIL (no end marker: see $log)" >> "$res"
-		if grep -aE 'BUG:|WARNING:|Oops|Kernel panic|general protection|KASAN|circular locking|kretprobe BUG' "$log" > /dev/null; then
-			grep -aE 'BUG:|WARNING:|Oops|Kernel panic' "$log" | head -5 | sed 's/^/  /'
+		if grep -aE "$KP_BAD_RE" "$log" > /dev/null; then
+			grep -aE "$KP_BAD_RE" "$log" | head -5 | sed 's/^/  /'
 			echo "KPTEST $arch.$fl:kernel-clean FAIL" >> "$res"
 		else
 			echo "KPTEST $arch.$fl:kernel-clean PASS" >> "$res"

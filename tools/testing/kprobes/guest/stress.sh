@@ -1,22 +1,47 @@
 # SPDX-License-Identifier: GPL-2.0
-# make stress, guest side: a kprobe on the entry of every function of the
-# core kernel that registration accepts, while a workload runs (processes,
-# file I/O, module load and unload, loopback networking); then all of them
-# removed in one batch.  Prints "KPSTRESS key value" lines and KPTEST
-# verdicts; the host counts kernel reports.
+# make stress, guest side:
+#  1. concurrency (tests/60-concurrency.sh) for kpconc=SECONDS (default 120);
+#  2. lifetimes (tests/70-lifetimes.sh) for kplife=ROUNDS (default 20);
+#  3. a kprobe on the entry of every function of the core kernel that
+#     registration accepts (kpstress_stride=K: every K-th only;
+#     kpstress_max=N: the first N only), while a workload runs (processes,
+#     file I/O, module load and unload, loopback networking); then all of
+#     them removed in one batch;
+#  4. with kmemleak in the kernel (the debug flavour), a scan: any leak
+#     fails.
+# Prints "KPSTRESS key value" lines and KPTEST verdicts; the host counts
+# kernel reports.
 . /guest/lib.sh
 S=/sys/kernel/debug/kp_stress
+KML=/sys/kernel/debug/kmemleak
+export KPCONC_SECONDS=120 KPLIFE_ROUNDS=20
+stride=1
+for a in $(cat /proc/cmdline); do
+	case $a in
+	kpconc=*) KPCONC_SECONDS=${a#kpconc=} ;;
+	kplife=*) KPLIFE_ROUNDS=${a#kplife=} ;;
+	kpstress_stride=*) stride=${a#kpstress_stride=} ;;
+	esac
+done
+# Leaks from before the stress (boot) are not ours to report.
+[ -w $KML ] && echo clear > $KML
+t0=$(date +%s)
+sh tests/60-concurrency.sh | sed 's/^KPTEST conc\./KPTEST stress.conc./'
+echo "KPSTRESS concurrency-seconds $(( $(date +%s) - t0 ))"
+t0=$(date +%s)
+sh tests/70-lifetimes.sh | sed 's/^KPTEST life\./KPTEST stress.life./'
+echo "KPSTRESS lifetimes-seconds $(( $(date +%s) - t0 ))"
 insmod $KP_MOD/kp_stress.ko || fail stress.load
 insmod $KP_MOD/kp_target.ko
 
 # Core kernel text symbols (module symbols carry a [module] column).
 awk 'NF == 3 && ($2 == "t" || $2 == "T") { print $3 }' /proc/kallsyms |
-	sort -u > /tmp/funcs
+	sort -u | awk -v k="$stride" '(NR - 1) % k == 0' > /tmp/funcs
 # kpstress_max=N on the kernel command line takes the first N only.
 for a in $(cat /proc/cmdline); do
 	case $a in kpstress_max=*) head -n "${a#kpstress_max=}" /tmp/funcs > /tmp/f2 && mv /tmp/f2 /tmp/funcs ;; esac
 done
-echo "KPSTRESS candidates $(wc -l < /tmp/funcs)"
+echo "KPSTRESS candidates $(wc -l < /tmp/funcs) stride $stride"
 t0=$(date +%s)
 # In chunks, with progress on the console.
 awk '{ print > ("/tmp/chunk." int((NR - 1) / 2000)) }' /tmp/funcs
@@ -64,3 +89,17 @@ echo "KPSTRESS unregister-seconds $(( $(date +%s) - t0 ))"
 expect_eq stress.list-empty "$(wc -l < $KP_DBG/list)" 0
 check stress.unload rmmod kp_stress
 rmmod kp_target
+
+if [ -w $KML ]; then
+	# Two scans: kmemleak reports an object only once it stayed
+	# unreferenced across scans.
+	echo scan > $KML
+	sleep 6
+	echo scan > $KML
+	if [ -s $KML ]; then
+		head -40 $KML
+		fail stress.kmemleak "($(grep -c unreferenced $KML) suspected leaks)"
+	else
+		pass stress.kmemleak
+	fi
+fi

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kp_probe: registers a kprobe (kind=k) or a kretprobe (kind=r) on
- * `symbol` and counts its hits in /sys/module/kp_probe/parameters/hits.
+ * `symbol` and counts its hits in /sys/module/kp_probe/parameters/hits
+ * (kretprobe: entries in hits, returns in rets, misses in missed).
  * Uses only the public API, so it builds on either flavour.
  */
 #include <linux/module.h>
@@ -43,6 +44,18 @@ static struct kretprobe rp = {
 	.entry_handler = kp_entry,
 	.maxactive = 16,
 };
+
+static int kp_missed_get(char *buf, const struct kernel_param *kparam)
+{
+	unsigned long n = kind[0] == 'r' ? rp.nmissed : kp.nmissed;
+
+	return sysfs_emit(buf, "%lu\n", n);
+}
+
+static const struct kernel_param_ops kp_missed_ops = {
+	.get = kp_missed_get,
+};
+module_param_cb(missed, &kp_missed_ops, NULL, 0444);
 
 static int __init kp_probe_init(void)
 {
