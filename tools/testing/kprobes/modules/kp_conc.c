@@ -315,8 +315,15 @@ static int kpc_hit_fn(void *data)
 			WRITE_ONCE(c->calls, c->calls + 1);
 		WRITE_ONCE(c->counting, false);
 		smp_store_release(&h->seen, phase);
-		i++;
-		cond_resched();
+		/*
+		 * Now and then a voluntary sleep: cond_resched() is not one
+		 * under CONFIG_PREEMPT, and RCU Tasks (which jump optimization
+		 * waits for) needs one from every task that runs kernel code.
+		 */
+		if (!(++i & 255))
+			usleep_range(20, 50);
+		else
+			cond_resched();
 	}
 	WRITE_ONCE(kpc_sink, kpc_sink + sink);
 	return 0;
