@@ -39,9 +39,7 @@
 #include <linux/umh.h>
 
 /* Global, so that the compiler neither clones nor renames them. */
-int kpc_before(int x);
-int kpc_target(int x);
-int kpc_after(int x);
+#include "kp_conc.h"
 
 static int kpc_salt = 3;
 static unsigned long kpc_sink;
@@ -75,6 +73,7 @@ struct kpc_count {
 	bool counting;
 	u64 calls, entry, body, ret_entry, ret_return;
 };
+
 static DEFINE_PER_CPU(struct kpc_count, kpc_pc);
 
 static int kpc_entry_pre(struct kprobe *p, struct pt_regs *regs)
@@ -295,6 +294,7 @@ struct kpc_hitter {
 	unsigned long seen;
 	int cpu;
 };
+
 static struct kpc_hitter *kpc_hitters;
 static unsigned int kpc_nr_hitters;
 
@@ -306,6 +306,7 @@ static int kpc_hit_fn(void *data)
 	int i = 0;
 
 	while (!kthread_should_stop()) {
+		/* pairs with the release in kpc_enter_phase() */
 		unsigned long phase = smp_load_acquire(&kpc_phase);
 		bool counted = phase & 1;
 
@@ -314,6 +315,7 @@ static int kpc_hit_fn(void *data)
 		if (counted)
 			WRITE_ONCE(c->calls, c->calls + 1);
 		WRITE_ONCE(c->counting, false);
+		/* our counts before: pairs with kpc_hitters_caught_up() */
 		smp_store_release(&h->seen, phase);
 		/*
 		 * Now and then a voluntary sleep: cond_resched() is not one
@@ -334,6 +336,7 @@ static bool kpc_hitters_caught_up(unsigned long phase)
 	unsigned int i;
 
 	for (i = 0; i < kpc_nr_hitters; i++)
+		/* then its counts are visible: pairs with kpc_hit_fn() */
 		if (smp_load_acquire(&kpc_hitters[i].seen) != phase)
 			return false;
 	return true;
@@ -345,6 +348,7 @@ static int kpc_enter_phase(bool steady)
 	unsigned long phase = ((READ_ONCE(kpc_phase) >> 1) + 1) << 1 | steady;
 	unsigned long deadline = jiffies + 60 * HZ;
 
+	/* the probes armed before: pairs with kpc_hit_fn() */
 	smp_store_release(&kpc_phase, phase);
 	while (!kpc_hitters_caught_up(phase)) {
 		if (time_after(jiffies, deadline)) {
@@ -383,6 +387,7 @@ struct kpc_churn {
 	unsigned int nr;
 	unsigned long ops;
 };
+
 static struct kpc_churn kpc_churns[2] = {
 	{ .probes = kpc_churn0, .nr = ARRAY_SIZE(kpc_churn0) },
 	{ .probes = kpc_churn1, .nr = ARRAY_SIZE(kpc_churn1) },
