@@ -18,6 +18,7 @@
 #include <linux/sched/task_stack.h>
 #include <linux/uaccess.h>
 #include <linux/export.h>
+#include <linux/kasan.h>
 
 /**
  * struct jprobe_ctlblk - one CPU's jprobe hit in progress
@@ -45,6 +46,15 @@ static DEFINE_PER_CPU(struct jprobe_ctlblk, jprobe_ctlblk);
  */
 #ifndef arch_jprobe_restore_regs
 #define arch_jprobe_restore_regs(regs, saved)	(*(regs) = *(saved))
+#endif
+
+/*
+ * The lowest stack pointer of the handler, seen from the trap of
+ * jprobe_return(): an arch whose jprobe_return() moves the stack pointer
+ * back before its trap keeps the handler's in a register.
+ */
+#ifndef arch_jprobe_handler_sp
+#define arch_jprobe_handler_sp(regs)	kernel_stack_pointer(regs)
 #endif
 
 /*
@@ -127,14 +137,27 @@ struct kprobe *kprobe_jprobe_resume(struct pt_regs *regs)
 {
 	struct jprobe_ctlblk *jcb = this_cpu_ptr(&jprobe_ctlblk);
 	struct kprobe *site = jcb->site;
+	unsigned long hsp;
 
 	if (!site)
 		return NULL;
 	/*
-	 * The handler ran below @stack_addr and the trap frame is below it:
-	 * the area above is free to restore.
+	 * A handler that called jprobe_return() left its frames without
+	 * their epilogues: KASAN would take their stack redzones for those
+	 * of whatever uses that stack next.  They are dead: unpoison them.
 	 */
-	memcpy((void *)jcb->stack_addr, jcb->stack, jcb->stack_len);
+	hsp = arch_jprobe_handler_sp(regs);
+	if (hsp < jcb->stack_addr && jcb->stack_addr - hsp < THREAD_SIZE)
+		kasan_unpoison_range((void *)hsp, jcb->stack_addr - hsp);
+	/*
+	 * The handler ran below @stack_addr and the trap frame is below it:
+	 * the area above is free to restore.  Not with memcpy(): it spans
+	 * the callers' live frames, redzones included, which KASAN would
+	 * report; copy_to_kernel_nofault() stores through accessors that
+	 * KASAN does not instrument.
+	 */
+	copy_to_kernel_nofault((void *)jcb->stack_addr, jcb->stack,
+			       jcb->stack_len);
 	arch_jprobe_restore_regs(regs, &jcb->regs);
 	jcb->site = NULL;
 	/* Still in the trap: a pending reschedule waits for its return. */

@@ -388,8 +388,11 @@ static void krt_test_do_exit(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&krt_returns), 0);
 }
 
+/* The completion the tests' own calls pass: always done. */
+static struct completion *krt_open_go;
+
 struct krt_blocker {
-	struct completion entered;
+	bool entered;
 	struct completion go;
 	struct completion done;
 	int result;
@@ -402,12 +405,14 @@ static int krt_block_entry(struct kretprobe_instance *ri,
 				regs_get_kernel_argument(regs, 0);
 
 	atomic_inc(&krt_entries);
-	/* Only the blocker's go is not done yet. */
-	if (!completion_done(go)) {
-		struct krt_blocker *b = container_of(go, struct krt_blocker, go);
-
-		complete(&b->entered);
-	}
+	/*
+	 * Any call but the tests' own is a blocker's.  No completion here:
+	 * a handler may run in NMI-like context (int3), where the lock of a
+	 * completion must not be taken.
+	 */
+	if (go != READ_ONCE(krt_open_go))
+		WRITE_ONCE(container_of(go, struct krt_blocker, go)->entered,
+			   true);
 	return 0;
 }
 
@@ -432,15 +437,18 @@ static struct task_struct *krt_start_blocker(struct kunit *test,
 					     struct krt_blocker *b)
 {
 	struct task_struct *t;
+	int i;
 
-	init_completion(&b->entered);
+	WRITE_ONCE(b->entered, false);
 	init_completion(&b->go);
 	init_completion(&b->done);
 	b->result = -1;
 	t = kthread_run(krt_blocker_fn, b, "krt_blocker");
 	if (IS_ERR(t))
 		return t;
-	if (!wait_for_completion_timeout(&b->entered, 10 * HZ)) {
+	for (i = 0; i < 1000 && !READ_ONCE(b->entered); i++)
+		msleep(10);
+	if (!READ_ONCE(b->entered)) {
 		complete(&b->go);
 		wait_for_completion(&b->done);
 		return ERR_PTR(-ETIMEDOUT);
@@ -458,6 +466,7 @@ static void krt_test_nmissed_blocked(struct kunit *test)
 	int i;
 
 	complete_all(&open);
+	WRITE_ONCE(krt_open_go, &open);
 	krt_init(&rp, krt_block, krt_block_entry, krt_block_ret, 1);
 	KUNIT_ASSERT_EQ(test, register_kretprobe(&rp), 0);
 	t = krt_start_blocker(test, &b);
@@ -494,6 +503,7 @@ static void krt_test_unregister_inflight(struct kunit *test)
 	int i;
 
 	complete_all(&open);
+	WRITE_ONCE(krt_open_go, &open);
 	krt_init(&rp, krt_block, krt_block_entry, krt_block_ret, 4);
 	KUNIT_ASSERT_EQ(test, register_kretprobe(&rp), 0);
 	for (i = 0; i < 2; i++) {

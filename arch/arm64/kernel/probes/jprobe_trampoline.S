@@ -18,6 +18,8 @@
 	.text
 SYM_FUNC_START(jprobe_return)
 	bl	kprobe_jprobe_entry_sp
+	/* the handler's stack pointer, for the trap (KASAN unpoisons below) */
+	mov	x1, sp
 	mov	sp, x0
 SYM_INNER_LABEL(jprobe_return_trap, SYM_L_GLOBAL)
 	brk	#KPROBES_BRK_IMM
