@@ -925,6 +925,8 @@ static kprobe_opcode_t *resolve_addr(kprobe_opcode_t *addr, const char *sym,
 				     unsigned long offset, bool *on_entry)
 {
 	unsigned long start, size, off;
+	char name[KSYM_NAME_LEN];
+	char *modname;
 
 	*on_entry = false;
 	if (!addr == !sym)
@@ -935,7 +937,10 @@ static kprobe_opcode_t *resolve_addr(kprobe_opcode_t *addr, const char *sym,
 			return ERR_PTR(-ENOENT);
 	}
 	/* No symbol covers it (a user address, a hole): not kernel text. */
-	if (!kallsyms_lookup_size_offset((unsigned long)addr, &size, &off))
+	if (!kallsyms_lookup((unsigned long)addr, &size, &off, &modname, name))
+		return ERR_PTR(-EINVAL);
+	/* Nor is the padding or CFI preamble in front of a function. */
+	if (str_has_prefix(name, "__pfx_") || str_has_prefix(name, "__cfi_"))
 		return ERR_PTR(-EINVAL);
 	/* The offset must stay inside the function it is counted from. */
 	if (offset >= size - off)

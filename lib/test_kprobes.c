@@ -241,6 +241,15 @@ static void kpt_errors(struct kunit *test)
 	memset(&kp, 0, sizeof(kp));
 	kp.addr = (kprobe_opcode_t *)&kpt_data;
 	KUNIT_EXPECT_EQ(test, register_kprobe(&kp), -EINVAL);
+	/* the padding in front of a function is no function */
+	memset(&kp, 0, sizeof(kp));
+	kp.symbol_name = "__pfx_kpt_target1";
+	if (IS_ENABLED(CONFIG_CALL_PADDING))
+		KUNIT_EXPECT_EQ(test, register_kprobe(&kp), -EINVAL);
+	memset(&kp, 0, sizeof(kp));
+	kp.addr = (kprobe_opcode_t *)((unsigned long)kpt_target1 - 4);
+	if (IS_ENABLED(CONFIG_CALL_PADDING))
+		KUNIT_EXPECT_EQ(test, register_kprobe(&kp), -EINVAL);
 	/* a user address */
 	memset(&kp, 0, sizeof(kp));
 	kp.addr = (kprobe_opcode_t *)0x10000UL;
