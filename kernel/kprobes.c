@@ -253,7 +253,7 @@ int kprobe_callback_pre(struct kprobe *p, struct pt_regs *regs)
 	}
 	__this_cpu_write(current_kprobe, p);
 	get_kprobe_ctlblk()->status = KPROBE_HIT_ACTIVE;
-	return p->pre_handler && p->pre_handler(p, regs) ? 1 : 0;
+	return kprobe_run_pre(p, regs) ? 1 : 0;
 }
 
 NOKPROBE_SYMBOL(kprobe_callback_pre);
@@ -857,6 +857,24 @@ static bool site_has_enabled(struct kprobe_site *site)
 }
 
 /*
+ * The probe the hit path may call straight (kprobe_run_pre()): the site's
+ * only probe, enabled, with a pre_handler, and not a jprobe (which must
+ * run after the others with the site as the running probe).
+ */
+static struct kprobe *site_single(struct kprobe_site *site)
+{
+	struct kprobe *p;
+
+	if (!list_is_singular(&site->probes))
+		return NULL;
+	p = list_first_entry(&site->probes, struct kprobe, list);
+	if (kprobe_disabled(p) || !p->pre_handler ||
+	    (p->flags & KPROBE_FLAG_JPROBE))
+		return NULL;
+	return p;
+}
+
+/*
  * Bring a site in line with its probes: the aggregated post_handler exists
  * only when some probe has one (so the others keep the fast path), and the
  * breakpoint is armed when some probe is enabled and arming is on.  Then
@@ -876,6 +894,7 @@ static int site_update(struct kprobe_site *site)
 			jprobe = true;
 	}
 	WRITE_ONCE(site->kp.post_handler, post ? site_post_handler : NULL);
+	WRITE_ONCE(site->kp.single, site_single(site));
 
 	want = site_has_enabled(site);
 	if (want)
@@ -1207,6 +1226,7 @@ void kprobe_unregister_begin(struct kprobe *p)
 		site_update(site);
 		goto out;
 	}
+	WRITE_ONCE(site->kp.single, NULL);
 	if (site->armed)
 		site_write(site, false);
 	if (kprobe_gone(&site->kp))
@@ -1369,6 +1389,7 @@ static void site_kill(struct kprobe_site *site)
 	struct kprobe *p;
 
 	site->kp.flags |= KPROBE_FLAG_GONE;
+	WRITE_ONCE(site->kp.single, NULL);
 	list_for_each_entry(p, &site->probes, list)
 		p->flags |= KPROBE_FLAG_GONE;
 	/* The text is being freed: nothing to restore, nobody runs it. */
