@@ -1276,18 +1276,31 @@ void kprobe_unregister_end(struct kprobe *p)
  */
 int register_kprobes(struct kprobe **kps, int num)
 {
-	int i, ret;
+	bool batch;
+	int i, ret = 0;
 
 	if (!kps || num <= 0)
 		return -EINVAL;
-	for (i = 0; i < num; i++) {
+	/* Sites on ftrace are armed by one filter update at the end. */
+	scoped_guard(mutex, &kprobe_mutex)
+		batch = kprobe_ftrace_batch_begin();
+	for (i = 0; i < num && !ret; i++)
 		ret = register_kprobe(kps[i]);
-		if (ret) {
-			unregister_kprobes(kps, i);
-			return ret;
+	if (ret)
+		i--;
+	if (batch) {
+		int err;
+
+		scoped_guard(mutex, &kprobe_mutex)
+			err = kprobe_ftrace_batch_end();
+		if (!ret && err) {
+			ret = err;
+			i = num;
 		}
 	}
-	return 0;
+	if (ret)
+		unregister_kprobes(kps, i);
+	return ret;
 }
 EXPORT_SYMBOL_GPL(register_kprobes);
 
@@ -1301,12 +1314,20 @@ EXPORT_SYMBOL_GPL(register_kprobes);
  */
 void unregister_kprobes(struct kprobe **kps, int num)
 {
+	bool batch;
 	int i;
 
 	if (!kps || num <= 0)
 		return;
+	/* Sites on ftrace are disarmed by one filter update. */
+	scoped_guard(mutex, &kprobe_mutex)
+		batch = kprobe_ftrace_batch_begin();
 	for (i = 0; i < num; i++)
 		kprobe_unregister_begin(kps[i]);
+	if (batch) {
+		scoped_guard(mutex, &kprobe_mutex)
+			kprobe_ftrace_batch_end();
+	}
 	synchronize_rcu();
 	for (i = 0; i < num; i++)
 		kprobe_unregister_end(kps[i]);
@@ -1494,15 +1515,19 @@ int __weak arch_init_kprobes(void)
 static void arm_all(bool arm)
 {
 	struct kprobe *p;
+	bool batch;
 	int i;
 
 	mutex_lock(&kprobe_mutex);
 	if (kprobes_all_disarmed == !arm)
 		goto out;
 	kprobes_all_disarmed = !arm;
+	batch = kprobe_ftrace_batch_begin();
 	for (i = 0; i < ARRAY_SIZE(site_table); i++)
 		hlist_for_each_entry(p, &site_table[i], hlist)
 			site_update(to_site(p));
+	if (batch && kprobe_ftrace_batch_end())
+		pr_warn("some probes on ftrace could not be armed\n");
 	pr_info("kprobes globally %s\n", arm ? "enabled" : "disabled");
 out:
 	mutex_unlock(&kprobe_mutex);
