@@ -28,7 +28,7 @@ else
 fi
 # Registration rows run in the -icount boot only (the table takes them
 # from there); KP_BENCH_BUDGET bounds each (see guest/bench.sh).
-reg="kpb_reg=${KP_BENCH_REG:-1,100,1000,10000} kpb_budget=${KP_BENCH_BUDGET:-40}"
+reg="kpb_reg=${KP_BENCH_REG:-1,100,1000,10000} kpb_budget=${KP_BENCH_BUDGET:-20}"
 [ $smoke = 1 ] && reg="kpb_reg=1,10"
 # The guest's timeout: registration of thousands of probes is slow under TCG.
 export KP_BOOT_TIMEOUT=${KP_BENCH_TIMEOUT:-3600}

@@ -9,7 +9,7 @@
 N=20000
 REG="1 100 1000 10000"
 MT=5000
-BUDGET=30
+BUDGET=20
 for a in $(cat /proc/cmdline); do
 	case $a in
 	kpb_n=*) N=${a#kpb_n=} ;;
