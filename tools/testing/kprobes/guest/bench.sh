@@ -77,11 +77,12 @@ echo "BENCHRES row=mt-none $(cat $ctl)"
 # value of KEY in "key=value ..." $2
 kv() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 # skip KIND N: is N too big, extrapolating from the last size of KIND?
-# (last_KIND_n and last_KIND_ns hold it)
+# (last_KIND_n and last_KIND_ns hold it: the cost that grows with the
+# size; last_KIND_fixed what does not, like the optimizer's delay)
 skip() {
-	eval "ln=\${last_$1_n:-0} lns=\${last_$1_ns:-0}"
+	eval "ln=\${last_$1_n:-0} lns=\${last_$1_ns:-0} lfix=\${last_$1_fixed:-0}"
 	[ "$ln" -gt 0 ] || return 1
-	predicted=$((lns / ln * $2))
+	predicted=$((lns / ln * $2 + lfix))
 	[ $predicted -gt $((BUDGET * 1000000000)) ]
 }
 for n in $REG; do
@@ -117,7 +118,8 @@ elif [ -w $opt ] && [ "$(cat $opt)" = 1 ]; then
 		echo optfree > $ctl
 		free=$(cat $ctl)
 		echo "BENCHRES row=opt $res listed=$listed unreg_ns=$(kv unreg_ns "$free")"
-		eval "last_opt_n=$n last_opt_ns=$(kv opt_ns "$res")"
+		r=$(kv reg_ns "$res")
+		eval "last_opt_n=$n last_opt_ns=$r last_opt_fixed=$(( $(kv opt_ns "$res") - r ))"
 	done
 else
 	echo "BENCHRES row=opt na=1"
