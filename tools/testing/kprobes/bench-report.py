@@ -105,7 +105,8 @@ def main():
     for arch in arches:
         lines.append('')
         lines.append('%s: guest instructions per call (-icount), ns per call (TCG wall clock, median [min-max])' % arch)
-        lines.append('%-36s %12s %12s %7s  %22s %22s' % ('row', 'ours insns', 'upstr insns', 'ratio', 'ours ns', 'upstream ns'))
+        lines.append('%-36s %12s %12s %7s  %22s %22s %7s' % ('row', 'ours insns', 'upstr insns', 'ratio',
+                                                          'ours ns', 'upstream ns', 'ratio'))
         for key, title in ROWS:
             cells = {}
             for fl in ('ours', 'upstream'):
@@ -121,13 +122,16 @@ def main():
                 if not ws:
                     return 'n/a'
                 return '%.0f [%.0f-%.0f]' % (statistics.median(ws), min(ws), max(ws))
-            lines.append('%-36s %12s %12s %7s  %22s %22s' % (
+            ow, uw = cells['ours'][1], cells['upstream'][1]
+            ns_ratio = statistics.median(ow) / statistics.median(uw) if ow and uw else None
+            lines.append('%-36s %12s %12s %7s  %22s %22s %7s' % (
                 key + ' ' + title,
                 '%.0f' % oi if oi else 'n/a', '%.0f' % ui if ui else 'n/a',
                 '%.2f' % ratio if ratio else '-',
-                fmt_ns(cells['ours'][1]), fmt_ns(cells['upstream'][1])))
+                fmt_ns(ow), fmt_ns(uw), '%.2f' % ns_ratio if ns_ratio else '-'))
             table.append({'arch': arch, 'row': key, 'what': title,
                           'ours_insns': oi, 'upstream_insns': ui, 'ratio': ratio,
+                          'ns_ratio': ns_ratio,
                           'ours_ns': cells['ours'][1], 'upstream_ns': cells['upstream'][1],
                           'ours_flags': cells['ours'][2], 'upstream_flags': cells['upstream'][2]})
         # kretprobe throughput, registration and optimization
