@@ -366,6 +366,11 @@ static int kpb_opt(unsigned long n, u64 *reg_ns, unsigned int *offset)
 	ret = kpb_opt_offset(offset);
 	if (ret)
 		return ret;
+	/*
+	 * Start from a quiet system: let the grace periods (RCU, RCU-tasks)
+	 * that finding the offset set off run out first.
+	 */
+	msleep(500);
 	kpb_opt_kps = vcalloc(n, sizeof(*kpb_opt_kps));
 	kpb_opt_pp = vcalloc(n, sizeof(*kpb_opt_pp));
 	if (!kpb_opt_kps || !kpb_opt_pp) {
