@@ -74,22 +74,29 @@ static unsigned long kpb_jentry(unsigned long x)
 static struct jprobe kpb_jp = { .entry = kpb_jentry };
 #endif
 
-/* The first offset past the entry where a plain kprobe registers. */
+/*
+ * The first offset past the entry where a plain kprobe registers, at the
+ * very address asked for (an address inside a patchable function entry
+ * may be moved to the entry proper, which is not the same instruction on
+ * both flavours).
+ */
 static int kpb_arm_inside(bool post)
 {
+	kprobe_opcode_t *addr;
 	unsigned int off;
 	int ret = -ENOENT;
 
 	for (off = 1; off < 48; off++) {
+		addr = (kprobe_opcode_t *)((unsigned long)kpb_target + off);
 		memset(&kpb_kp, 0, sizeof(kpb_kp));
-		kpb_kp.addr = (kprobe_opcode_t *)((unsigned long)kpb_target + off);
+		kpb_kp.addr = addr;
 		kpb_kp.pre_handler = kpb_pre;
 		if (post)
 			kpb_kp.post_handler = kpb_post;
 		ret = register_kprobe(&kpb_kp);
 		if (ret)
 			continue;
-		if (kpb_kp.flags & KPROBE_FLAG_FTRACE) {
+		if ((kpb_kp.flags & KPROBE_FLAG_FTRACE) || kpb_kp.addr != addr) {
 			unregister_kprobe(&kpb_kp);
 			ret = -ENOENT;
 			continue;
@@ -292,23 +299,23 @@ static void kpb_opt_free(void)
 	kpb_opt_n = 0;
 }
 
-/* The first offset past the entry of a kpb_fns[] function that is no ftrace site. */
+/* kpb_arm_inside()'s offset, in the kpb_fns[] functions */
 static int kpb_opt_offset(unsigned int *offset)
 {
+	kprobe_opcode_t *addr;
 	struct kprobe kp;
 	unsigned int off;
-	bool ftrace;
+	bool skip;
 
 	for (off = 1; off < 16; off++) {
-		kp = (struct kprobe){
-			.addr = (kprobe_opcode_t *)((unsigned long)kpb_fns[0] + off),
-			.pre_handler = kpb_pre,
-		};
+		addr = (kprobe_opcode_t *)((unsigned long)kpb_fns[0] + off);
+		kp = (struct kprobe){ .addr = addr, .pre_handler = kpb_pre };
 		if (register_kprobe(&kp))
 			continue;
-		ftrace = kp.flags & KPROBE_FLAG_FTRACE;
+		/* as in kpb_arm_inside() */
+		skip = (kp.flags & KPROBE_FLAG_FTRACE) || kp.addr != addr;
 		unregister_kprobe(&kp);
-		if (ftrace)
+		if (skip)
 			continue;
 		*offset = off;
 		return 0;
