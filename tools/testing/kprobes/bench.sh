@@ -10,6 +10,11 @@
 # Prints a table and writes $KP_BUILD/bench/results.json and .csv.
 # --smoke (used by make check): the ours flavour only, tiny sizes, one
 # boot per arch; proves the benchmark runs and its output parses.
+# Knobs: KP_BENCH_N (calls per per-hit row), KP_BENCH_MT, KP_BENCH_REG
+# (registration sizes, comma-separated), KP_BENCH_BUDGET (seconds of
+# guest time a registration row may take, extrapolated: bigger sizes are
+# skipped), KP_BENCH_RUNS (wall-clock boots), KP_BENCH_FLAVOURS,
+# KP_BENCH_TIMEOUT (seconds per boot).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 smoke=0
