@@ -253,7 +253,7 @@ int kprobe_callback_pre(struct kprobe *p, struct pt_regs *regs)
 	}
 	__this_cpu_write(current_kprobe, p);
 	get_kprobe_ctlblk()->status = KPROBE_HIT_ACTIVE;
-	return p->pre_handler && p->pre_handler(p, regs) ? 1 : 0;
+	return kprobe_run_pre(p, regs) ? 1 : 0;
 }
 
 NOKPROBE_SYMBOL(kprobe_callback_pre);
@@ -857,6 +857,24 @@ static bool site_has_enabled(struct kprobe_site *site)
 }
 
 /*
+ * The probe the hit path may call straight (kprobe_run_pre()): the site's
+ * only probe, enabled, with a pre_handler, and not a jprobe (which must
+ * run after the others with the site as the running probe).
+ */
+static struct kprobe *site_single(struct kprobe_site *site)
+{
+	struct kprobe *p;
+
+	if (!list_is_singular(&site->probes))
+		return NULL;
+	p = list_first_entry(&site->probes, struct kprobe, list);
+	if (kprobe_disabled(p) || !p->pre_handler ||
+	    (p->flags & KPROBE_FLAG_JPROBE))
+		return NULL;
+	return p;
+}
+
+/*
  * Bring a site in line with its probes: the aggregated post_handler exists
  * only when some probe has one (so the others keep the fast path), and the
  * breakpoint is armed when some probe is enabled and arming is on.  Then
@@ -876,6 +894,7 @@ static int site_update(struct kprobe_site *site)
 			jprobe = true;
 	}
 	WRITE_ONCE(site->kp.post_handler, post ? site_post_handler : NULL);
+	WRITE_ONCE(site->kp.single, site_single(site));
 
 	want = site_has_enabled(site);
 	if (want)
@@ -1212,6 +1231,7 @@ void kprobe_unregister_begin(struct kprobe *p)
 		site_update(site);
 		goto out;
 	}
+	WRITE_ONCE(site->kp.single, NULL);
 	if (site->armed)
 		site_write(site, false);
 	if (kprobe_gone(&site->kp))
@@ -1261,18 +1281,31 @@ void kprobe_unregister_end(struct kprobe *p)
  */
 int register_kprobes(struct kprobe **kps, int num)
 {
-	int i, ret;
+	bool batch;
+	int i, ret = 0;
 
 	if (!kps || num <= 0)
 		return -EINVAL;
-	for (i = 0; i < num; i++) {
+	/* Sites on ftrace are armed by one filter update at the end. */
+	scoped_guard(mutex, &kprobe_mutex)
+		batch = kprobe_ftrace_batch_begin();
+	for (i = 0; i < num && !ret; i++)
 		ret = register_kprobe(kps[i]);
-		if (ret) {
-			unregister_kprobes(kps, i);
-			return ret;
+	if (ret)
+		i--;
+	if (batch) {
+		int err;
+
+		scoped_guard(mutex, &kprobe_mutex)
+			err = kprobe_ftrace_batch_end();
+		if (!ret && err) {
+			ret = err;
+			i = num;
 		}
 	}
-	return 0;
+	if (ret)
+		unregister_kprobes(kps, i);
+	return ret;
 }
 EXPORT_SYMBOL_GPL(register_kprobes);
 
@@ -1286,12 +1319,20 @@ EXPORT_SYMBOL_GPL(register_kprobes);
  */
 void unregister_kprobes(struct kprobe **kps, int num)
 {
+	bool batch;
 	int i;
 
 	if (!kps || num <= 0)
 		return;
+	/* Sites on ftrace are disarmed by one filter update. */
+	scoped_guard(mutex, &kprobe_mutex)
+		batch = kprobe_ftrace_batch_begin();
 	for (i = 0; i < num; i++)
 		kprobe_unregister_begin(kps[i]);
+	if (batch) {
+		scoped_guard(mutex, &kprobe_mutex)
+			kprobe_ftrace_batch_end();
+	}
 	synchronize_rcu();
 	for (i = 0; i < num; i++)
 		kprobe_unregister_end(kps[i]);
@@ -1374,6 +1415,7 @@ static void site_kill(struct kprobe_site *site)
 	struct kprobe *p;
 
 	site->kp.flags |= KPROBE_FLAG_GONE;
+	WRITE_ONCE(site->kp.single, NULL);
 	list_for_each_entry(p, &site->probes, list)
 		p->flags |= KPROBE_FLAG_GONE;
 	/* The text is being freed: nothing to restore, nobody runs it. */
@@ -1478,15 +1520,19 @@ int __weak arch_init_kprobes(void)
 static void arm_all(bool arm)
 {
 	struct kprobe *p;
+	bool batch;
 	int i;
 
 	mutex_lock(&kprobe_mutex);
 	if (kprobes_all_disarmed == !arm)
 		goto out;
 	kprobes_all_disarmed = !arm;
+	batch = kprobe_ftrace_batch_begin();
 	for (i = 0; i < ARRAY_SIZE(site_table); i++)
 		hlist_for_each_entry(p, &site_table[i], hlist)
 			site_update(to_site(p));
+	if (batch && kprobe_ftrace_batch_end())
+		pr_warn("some probes on ftrace could not be armed\n");
 	pr_info("kprobes globally %s\n", arm ? "enabled" : "disabled");
 out:
 	mutex_unlock(&kprobe_mutex);

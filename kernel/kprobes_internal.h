@@ -16,6 +16,9 @@ extern struct mutex kprobe_mutex;
 /* Add (remove) a site to the kprobes ftrace_ops: errno when ftrace refuses. */
 int kprobe_ftrace_arm(struct kprobe *sp);
 int kprobe_ftrace_disarm(struct kprobe *sp);
+/* Queue this task's filter changes and hand them to ftrace in one update. */
+bool kprobe_ftrace_batch_begin(void);
+int kprobe_ftrace_batch_end(void);
 
 static inline int kprobe_ftrace_prepare(struct kprobe *sp)
 {
@@ -35,6 +38,16 @@ static inline int kprobe_ftrace_arm(struct kprobe *sp)
 static inline int kprobe_ftrace_disarm(struct kprobe *sp)
 {
 	return -ENODEV;
+}
+
+static inline bool kprobe_ftrace_batch_begin(void)
+{
+	return false;
+}
+
+static inline int kprobe_ftrace_batch_end(void)
+{
+	return 0;
 }
 #endif
 

@@ -43,7 +43,7 @@
 #include "kprobes_internal.h"
 
 /* Let registrations that come together be optimized together. */
-#define OPTIMIZE_DELAY	(HZ / 20)
+#define OPTIMIZE_DELAY	(HZ / 50)
 
 static LIST_HEAD(opt_all);	/* every struct optimized_kprobe */
 static LIST_HEAD(opt_queue);	/* QUEUED, waiting for the optimizer */

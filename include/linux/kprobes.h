@@ -106,6 +106,9 @@ typedef int (*kprobe_fault_handler_t)(struct kprobe *p, struct pt_regs *regs,
  * @post_handler: see kprobe_post_handler_t (may be NULL).  A probe with
  *	a post_handler makes its address take the slower, two-trap path.
  * @fault_handler: see kprobe_fault_handler_t (may be NULL)
+ * @single: internal: on a site's probe, the site's only probe when the
+ *	hit path may call its handlers directly (see kprobe_run_pre()),
+ *	else NULL
  * @opcode: internal: the original first opcode unit at @addr
  * @ainsn: internal: the arch's copy and decoding of the instruction
  * @flags: KPROBE_FLAG_* below.  Set only KPROBE_FLAG_DISABLED (and, from
@@ -119,6 +122,7 @@ struct kprobe {
 	kprobe_pre_handler_t pre_handler;
 	kprobe_post_handler_t post_handler;
 	kprobe_fault_handler_t fault_handler;
+	struct kprobe *single;
 	u32 flags;
 	kprobe_opcode_t opcode;
 	struct arch_specific_insn ainsn;
@@ -623,6 +627,58 @@ unsigned long kprobe_percpu_sum(unsigned long __percpu *counter);
 static nokprobe_inline void reset_current_kprobe(void)
 {
 	__this_cpu_write(current_kprobe, NULL);
+}
+
+/**
+ * kprobe_run_pre() - run the pre_handler(s) of a site
+ * @sp: the site's probe (get_kprobe()), the running probe of this CPU
+ * @regs: the registers at the probed address
+ *
+ * For the arch hit paths, with preemption disabled and current_kprobe
+ * @sp.  A site holding a single enabled probe calls that probe's
+ * pre_handler directly, with no list walk and one indirect call; any
+ * other site goes through its aggregated handler.  current_kprobe is the
+ * probe whose handler runs, and @sp again on return.
+ *
+ * Return: nonzero when a pre_handler set the instruction pointer.
+ */
+static __always_inline int kprobe_run_pre(struct kprobe *sp,
+					  struct pt_regs *regs)
+{
+	struct kprobe *p = READ_ONCE(sp->single);
+	int ret;
+
+	if (likely(p && !kprobe_disabled(p))) {
+		__this_cpu_write(current_kprobe, p);
+		ret = p->pre_handler(p, regs);
+		__this_cpu_write(current_kprobe, sp);
+		return ret;
+	}
+	return sp->pre_handler ? sp->pre_handler(sp, regs) : 0;
+}
+
+/**
+ * kprobe_run_post() - run the post_handler(s) of a site
+ * @sp: the site's probe, the running probe of this CPU
+ * @regs: the registers after the probed instruction
+ *
+ * Like kprobe_run_pre(), for the post_handlers; call it only when
+ * @sp->post_handler is set.
+ */
+static __always_inline void kprobe_run_post(struct kprobe *sp,
+					    struct pt_regs *regs)
+{
+	struct kprobe *p = READ_ONCE(sp->single);
+
+	if (likely(p && !kprobe_disabled(p))) {
+		if (p->post_handler) {
+			__this_cpu_write(current_kprobe, p);
+			p->post_handler(p, regs, 0);
+			__this_cpu_write(current_kprobe, sp);
+		}
+		return;
+	}
+	sp->post_handler(sp, regs, 0);
 }
 
 /* ---------------------------------------------------------------------

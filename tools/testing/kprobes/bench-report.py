@@ -21,6 +21,7 @@ ROWS = [('none', 'unprobed call (baseline)'),
 def parse(path):
     res = {}
     regs = []
+    opts = []
     try:
         text = open(path, errors='replace').read()
     except OSError:
@@ -33,11 +34,14 @@ def parse(path):
         kv = dict(re.findall(r'(\w+)=(\S*)', line[i:]))
         if kv.get('row') == 'reg':
             regs.append(kv)
+        elif kv.get('row') == 'opt':
+            opts.append(kv)
         elif 'row' in kv:
             res[kv['row']] = kv
     if not res:
         return None
     res['reg'] = regs
+    res['opt'] = opts
     return res
 
 
@@ -46,6 +50,32 @@ def per_call(kv):
         return None
     it = int(kv['iters'])
     return int(kv['ns']) / it if it else None
+
+
+def cell(r, key):
+    """A registration cell: a number, 'skipped' or None."""
+    if not r:
+        return None
+    if r.get('skipped'):
+        return 'skipped'
+    if r.get('na') or r.get('ret') not in ('0', None) or key not in r:
+        return None
+    if key == 'opt_ns' and r.get('jumps') != r.get('n'):
+        return 'incomplete'
+    return int(r[key])
+
+
+def add_row(lines, table, arch, key, title, cells, fmt):
+    def show(v):
+        if isinstance(v, str):
+            return v
+        return 'n/a' if v is None else fmt % v
+    o, u = cells.get('ours'), cells.get('upstream')
+    ratio = o / u if isinstance(o, (int, float)) and isinstance(u, (int, float)) and u else None
+    lines.append('%-44s %16s %16s %7s' % (title, show(o), show(u),
+                                           '%.2f' % ratio if ratio else '-'))
+    table.append({'arch': arch, 'row': key, 'what': title,
+                  'ours': o, 'upstream': u, 'ratio': ratio})
 
 
 def main():
@@ -75,7 +105,8 @@ def main():
     for arch in arches:
         lines.append('')
         lines.append('%s: guest instructions per call (-icount), ns per call (TCG wall clock, median [min-max])' % arch)
-        lines.append('%-36s %12s %12s %7s  %22s %22s' % ('row', 'ours insns', 'upstr insns', 'ratio', 'ours ns', 'upstream ns'))
+        lines.append('%-36s %12s %12s %7s  %22s %22s %7s' % ('row', 'ours insns', 'upstr insns', 'ratio',
+                                                          'ours ns', 'upstream ns', 'ratio'))
         for key, title in ROWS:
             cells = {}
             for fl in ('ours', 'upstream'):
@@ -91,42 +122,61 @@ def main():
                 if not ws:
                     return 'n/a'
                 return '%.0f [%.0f-%.0f]' % (statistics.median(ws), min(ws), max(ws))
-            lines.append('%-36s %12s %12s %7s  %22s %22s' % (
+            ow, uw = cells['ours'][1], cells['upstream'][1]
+            ns_ratio = statistics.median(ow) / statistics.median(uw) if ow and uw else None
+            lines.append('%-36s %12s %12s %7s  %22s %22s %7s' % (
                 key + ' ' + title,
                 '%.0f' % oi if oi else 'n/a', '%.0f' % ui if ui else 'n/a',
                 '%.2f' % ratio if ratio else '-',
-                fmt_ns(cells['ours'][1]), fmt_ns(cells['upstream'][1])))
+                fmt_ns(ow), fmt_ns(uw), '%.2f' % ns_ratio if ns_ratio else '-'))
             table.append({'arch': arch, 'row': key, 'what': title,
                           'ours_insns': oi, 'upstream_insns': ui, 'ratio': ratio,
+                          'ns_ratio': ns_ratio,
                           'ours_ns': cells['ours'][1], 'upstream_ns': cells['upstream'][1],
                           'ours_flags': cells['ours'][2], 'upstream_flags': cells['upstream'][2]})
-        # kretprobe throughput and registration
-        for fl in ('ours', 'upstream'):
-            ic, _ = data.get((arch, fl), (None, []))
-            if not ic:
-                continue
+        # kretprobe throughput, registration and optimization
+        ics = {fl: data.get((arch, fl), (None, []))[0] or {} for fl in ('ours', 'upstream')}
+        lines.append('')
+        lines.append('%s: kretprobe throughput (insns per call), registration and optimization (guest ns under -icount)' % arch)
+        lines.append('%-44s %16s %16s %7s' % ('row', 'ours', 'upstream', 'ratio'))
+
+        def mt_cost(ic):
             mt = ic.get('mt')
-            if mt and 'ns' in mt:
-                n = int(mt['iters']) * int(mt['cpus'])
-                lines.append('%s %s: kretprobe, every CPU at once: %.0f insns per call (%s calls on %s CPUs)'
-                             % (arch, fl, int(mt['ns']) / n, n, mt['cpus']))
-                table.append({'arch': arch, 'row': 'mt', 'flavour': fl,
-                              'insns_per_call': int(mt['ns']) / n})
-            for r in ic['reg']:
-                lines.append('%s %s: register %s probes (%s): %s insns, unregister: %s insns, ret=%s'
-                             % (arch, fl, r.get('n'), r.get('mode'), r.get('reg_ns'),
-                                r.get('unreg_ns'), r.get('ret')))
-                table.append({'arch': arch, 'row': 'reg', 'flavour': fl, 'n': int(r.get('n', 0)),
-                              'mode': r.get('mode'), 'reg_insns': int(r.get('reg_ns', 0)),
-                              'unreg_insns': int(r.get('unreg_ns', 0)), 'ret': r.get('ret')})
+            if not mt or 'ns' not in mt or mt.get('na'):
+                return None
+            return int(mt['ns']) / (int(mt['iters']) * int(mt['cpus']))
+        add_row(lines, table, arch, 'mt', 'kretprobe, every CPU at once',
+                {fl: mt_cost(ics[fl]) for fl in ics}, '%.0f')
+        sizes = []
+        for fl in ics:
+            for r in ics[fl].get('reg', []) + ics[fl].get('opt', []):
+                if r.get('n') and int(r['n']) not in sizes:
+                    sizes.append(int(r['n']))
+        for n in sorted(sizes):
+            for mode in ('one', 'batch'):
+                for what, key in (('register', 'reg_ns'), ('unregister', 'unreg_ns')):
+                    cells = {}
+                    for fl in ics:
+                        r = [x for x in ics[fl].get('reg', [])
+                             if x.get('n') == str(n) and x.get('mode') == mode]
+                        cells[fl] = cell(r[0] if r else None, key)
+                    add_row(lines, table, arch, 'reg-%s-%s-%d' % (what, mode, n),
+                            '%s %d (%s)' % (what, n, 'one at a time' if mode == 'one' else 'batch'),
+                            cells, '%.3g')
+            cells = {}
+            for fl in ics:
+                r = [x for x in ics[fl].get('opt', []) if x.get('n') == str(n)]
+                cells[fl] = cell(r[0] if r else None, 'opt_ns')
+            add_row(lines, table, arch, 'opt-%d' % n,
+                    'register %d, until all optimized' % n, cells, '%.3g')
     print('\n'.join(lines))
     json.dump(table, open(os.path.join(out, 'results.json'), 'w'), indent=1)
     with open(os.path.join(out, 'results.csv'), 'w') as f:
-        f.write('arch,row,ours_insns,upstream_insns,ratio\n')
+        f.write('arch,row,ours,upstream,ratio\n')
         for t in table:
-            if 'ours_insns' in t:
-                f.write('%s,%s,%s,%s,%s\n' % (t['arch'], t['row'], t['ours_insns'],
-                                             t['upstream_insns'], t['ratio']))
+            o = t.get('ours_insns', t.get('ours'))
+            u = t.get('upstream_insns', t.get('upstream'))
+            f.write('%s,%s,%s,%s,%s\n' % (t['arch'], t['row'], o, u, t['ratio']))
     print('\nwrote %s/results.json and results.csv' % out)
     return 0 if ok else 1
 

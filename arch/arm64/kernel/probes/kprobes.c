@@ -336,7 +336,7 @@ static void __kprobes step_done(struct kprobe *p, struct pt_regs *regs,
 	kcb->status = KPROBE_HIT_SSDONE;
 	if (p->post_handler) {
 		__this_cpu_write(current_kprobe, p);
-		p->post_handler(p, regs, 0);
+		kprobe_run_post(p, regs);
 	}
 	reset_current_kprobe();
 }
@@ -477,7 +477,7 @@ int __kprobes kprobe_brk_handler(struct pt_regs *regs, unsigned long esr)
 
 	__this_cpu_write(current_kprobe, p);
 	kcb->status = KPROBE_HIT_ACTIVE;
-	if (p->pre_handler && p->pre_handler(p, regs)) {
+	if (kprobe_run_pre(p, regs)) {
 		/* the handler chose where to resume */
 		reset_current_kprobe();
 		return DBG_HOOK_HANDLED;

@@ -95,7 +95,7 @@ unsigned long a64_optprobe_hit(struct optimized_kprobe *op,
 	} else {
 		__this_cpu_write(current_kprobe, p);
 		get_kprobe_ctlblk()->status = KPROBE_HIT_ACTIVE;
-		if (p->pre_handler && p->pre_handler(p, regs))
+		if (kprobe_run_pre(p, regs))
 			moved = 1;
 		reset_current_kprobe();
 	}

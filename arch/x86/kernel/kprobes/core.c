@@ -626,7 +626,7 @@ static void finish_hit(struct kprobe *p, struct pt_regs *regs,
 	}
 	if (p->post_handler) {
 		kcb->status = KPROBE_HIT_SSDONE;
-		p->post_handler(p, regs, 0);
+		kprobe_run_post(p, regs);
 	}
 	reset_current_kprobe();
 }
@@ -805,7 +805,7 @@ int kprobe_int3_handler(struct pt_regs *regs)
 
 	__this_cpu_write(current_kprobe, p);
 	kcb->status = KPROBE_HIT_ACTIVE;
-	if (p->pre_handler && p->pre_handler(p, regs)) {
+	if (kprobe_run_pre(p, regs)) {
 		/* The handler moved the ip: skip the instruction. */
 #ifdef CONFIG_OPTPROBES
 		regs->ip = kprobe_opt_resume_ip(p, regs->ip);

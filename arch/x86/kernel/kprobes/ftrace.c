@@ -13,15 +13,26 @@
  * post_handler is skipped; ftrace_regs_caller returns to regs->ip.
  *
  * The callback runs with interrupts as the function was called (usually
- * enabled) and preemption disabled by the recursion guard.  A probe hit
- * from inside a handler (or from an interrupt while one runs) is counted
- * as missed, like a reentered breakpoint.
+ * enabled) and preemption disabled.  A probe hit from inside a handler
+ * (or from an interrupt while one runs) is counted as missed, like a
+ * reentered breakpoint.
  */
 
 #include <linux/kprobes.h>
 #include <linux/ftrace.h>
 #include <linux/ptrace.h>
 #include <linux/rcupdate.h>
+#include <linux/context_tracking.h>
+
+/* Is RCU watching this CPU?  Asked on every hit: inline when it can be. */
+static __always_inline bool kprobe_rcu_watching(void)
+{
+#ifdef CONFIG_CONTEXT_TRACKING_IDLE
+	return rcu_is_watching_curr_cpu();
+#else
+	return rcu_is_watching();
+#endif
+}
 
 /**
  * kprobe_ftrace_handler() - run the probe at an ftrace site
@@ -29,43 +40,48 @@
  * @parent_ip: the caller's return address
  * @ops: the kprobes ftrace_ops
  * @fregs: the saved registers (a full pt_regs: FTRACE_OPS_FL_SAVE_REGS)
+ *
+ * No ftrace recursion guard: what runs here before current_kprobe is set
+ * cannot carry a kprobe (it is notrace or on the kprobes blacklist, and
+ * only probed functions are in the ops' filter), and from then on a
+ * nested hit finds kprobe_running() and is counted as missed.  Only
+ * preemption must be off, for the per-CPU state.
  */
 void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 			   struct ftrace_ops *ops, struct ftrace_regs *fregs)
 {
 	struct pt_regs *regs = ftrace_get_regs(fregs);
 	struct kprobe *p;
-	int bit, ret;
 
 	if (unlikely(!regs) || kprobe_ftrace_killed())
 		return;
-	bit = ftrace_test_recursion_trylock(ip, parent_ip);
-	if (bit < 0)
-		return;
+	preempt_disable_notrace();
 	/* Handlers use RCU: not from where it does not watch. */
-	if (unlikely(!rcu_is_watching()))
+	if (unlikely(!kprobe_rcu_watching()))
 		goto out;
 
 	p = get_kprobe((kprobe_opcode_t *)ip);
 	if (unlikely(!p) || kprobe_disabled(p))
 		goto out;
-
-	instruction_pointer_set(regs, ip);
-	ret = kprobe_callback_pre(p, regs);
-	if (ret < 0)
+	if (unlikely(kprobe_running())) {
+		kprobes_inc_nmissed_count(p);
 		goto out;
-	if (!ret) {
+	}
+	__this_cpu_write(current_kprobe, p);
+	get_kprobe_ctlblk()->status = KPROBE_HIT_ACTIVE;
+	instruction_pointer_set(regs, ip);
+	if (!kprobe_run_pre(p, regs)) {
 		/* "Execute" the fentry call: continue after it. */
 		instruction_pointer_set(regs, ip + MCOUNT_INSN_SIZE);
 		if (unlikely(p->post_handler)) {
 			get_kprobe_ctlblk()->status = KPROBE_HIT_SSDONE;
-			p->post_handler(p, regs, 0);
+			kprobe_run_post(p, regs);
 		}
 	}
 	/* else the pre_handler set where the function continues */
 	reset_current_kprobe();
 out:
-	ftrace_test_recursion_unlock(bit);
+	preempt_enable_notrace();
 }
 
 NOKPROBE_SYMBOL(kprobe_ftrace_handler);

@@ -16,6 +16,12 @@
  *   mt N          call kpb_target() N times on every online CPU at once
  *   reg N MODE    register then unregister N kprobes on N distinct
  *                 functions, MODE one (one call each) or batch
+ *   opt N S       register N kprobes (one batch) inside N distinct
+ *                 functions, past their ftrace sites, where they can be
+ *                 optimized, and wait (at most S seconds) until the text
+ *                 of every one of them holds a jump: how long since their
+ *                 registration began.  They stay until "optfree".
+ *   optfree       unregister the probes of "opt"
  * The result of the last command is read from the same file, as
  * "key=value" pairs.
  */
@@ -28,6 +34,7 @@
 #include <linux/completion.h>
 #include <linux/ktime.h>
 #include <linux/cpumask.h>
+#include <linux/delay.h>
 #include "kp_bench.h"
 
 static DEFINE_MUTEX(kpb_lock);
@@ -67,22 +74,29 @@ static unsigned long kpb_jentry(unsigned long x)
 static struct jprobe kpb_jp = { .entry = kpb_jentry };
 #endif
 
-/* The first offset past the entry where a plain kprobe registers. */
+/*
+ * The first offset past the entry where a plain kprobe registers, at the
+ * very address asked for (an address inside a patchable function entry
+ * may be moved to the entry proper, which is not the same instruction on
+ * both flavours).
+ */
 static int kpb_arm_inside(bool post)
 {
+	kprobe_opcode_t *addr;
 	unsigned int off;
 	int ret = -ENOENT;
 
 	for (off = 1; off < 48; off++) {
+		addr = (kprobe_opcode_t *)((unsigned long)kpb_target + off);
 		memset(&kpb_kp, 0, sizeof(kpb_kp));
-		kpb_kp.addr = (kprobe_opcode_t *)((unsigned long)kpb_target + off);
+		kpb_kp.addr = addr;
 		kpb_kp.pre_handler = kpb_pre;
 		if (post)
 			kpb_kp.post_handler = kpb_post;
 		ret = register_kprobe(&kpb_kp);
 		if (ret)
 			continue;
-		if (kpb_kp.flags & KPROBE_FLAG_FTRACE) {
+		if ((kpb_kp.flags & KPROBE_FLAG_FTRACE) || kpb_kp.addr != addr) {
 			unregister_kprobe(&kpb_kp);
 			ret = -ENOENT;
 			continue;
@@ -272,6 +286,132 @@ static int kpb_reg(unsigned long n, bool batch, u64 *reg_ns, u64 *unreg_ns)
 	return ret;
 }
 
+static struct kprobe *kpb_opt_kps, **kpb_opt_pp;
+static unsigned long kpb_opt_n;
+static u64 kpb_opt_t0;
+
+static void kpb_opt_free(void)
+{
+	vfree(kpb_opt_pp);
+	vfree(kpb_opt_kps);
+	kpb_opt_pp = NULL;
+	kpb_opt_kps = NULL;
+	kpb_opt_n = 0;
+}
+
+/* kpb_arm_inside()'s offset, in the kpb_fns[] functions */
+static int kpb_opt_offset(unsigned int *offset)
+{
+	kprobe_opcode_t *addr;
+	struct kprobe kp;
+	unsigned int off;
+	bool skip;
+
+	for (off = 1; off < 16; off++) {
+		addr = (kprobe_opcode_t *)((unsigned long)kpb_fns[0] + off);
+		kp = (struct kprobe){ .addr = addr, .pre_handler = kpb_pre };
+		if (register_kprobe(&kp))
+			continue;
+		/* as in kpb_arm_inside() */
+		skip = (kp.flags & KPROBE_FLAG_FTRACE) || kp.addr != addr;
+		unregister_kprobe(&kp);
+		if (skip)
+			continue;
+		*offset = off;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+/*
+ * Is the probe at @addr optimized?  Read from the text, which works the
+ * same on both flavours: the probed instruction became a jump.
+ */
+static bool kpb_text_jumps(unsigned long addr)
+{
+#if defined(CONFIG_X86)
+	return READ_ONCE(*(u8 *)addr) == 0xe9;		/* jmp rel32 */
+#elif defined(CONFIG_ARM64)
+	u32 insn = le32_to_cpu(READ_ONCE(*(__le32 *)addr));
+
+	return (insn & 0xfc000000) == 0x14000000;	/* b imm26 */
+#else
+	return false;
+#endif
+}
+
+static unsigned long kpb_opt_count(void)
+{
+	unsigned long i, k = 0;
+
+	for (i = 0; i < kpb_opt_n; i++)
+		k += kpb_text_jumps((unsigned long)kpb_opt_kps[i].addr);
+	return k;
+}
+
+/* Wait until every probe of "opt" jumps, or @secs: ns since t0, how many. */
+static u64 kpb_opt_wait(unsigned long secs, unsigned long *done)
+{
+	u64 deadline = kpb_opt_t0 + secs * NSEC_PER_SEC, now;
+
+	for (;;) {
+		*done = kpb_opt_count();
+		now = ktime_get_ns();
+		if (*done == kpb_opt_n || now > deadline)
+			return now - kpb_opt_t0;
+		usleep_range(500, 1000);
+	}
+}
+
+static int kpb_opt(unsigned long n, u64 *reg_ns, unsigned int *offset)
+{
+	unsigned long i;
+	int ret;
+
+	if (kpb_opt_n || !n || n > KPB_NFUNCS)
+		return -EINVAL;
+	ret = kpb_opt_offset(offset);
+	if (ret)
+		return ret;
+	/*
+	 * Start from a quiet system: let the grace periods (RCU, RCU-tasks)
+	 * that finding the offset set off run out first.
+	 */
+	msleep(500);
+	kpb_opt_kps = vcalloc(n, sizeof(*kpb_opt_kps));
+	kpb_opt_pp = vcalloc(n, sizeof(*kpb_opt_pp));
+	if (!kpb_opt_kps || !kpb_opt_pp) {
+		kpb_opt_free();
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		kpb_opt_kps[i].addr = (kprobe_opcode_t *)((unsigned long)kpb_fns[i] + *offset);
+		kpb_opt_kps[i].pre_handler = kpb_pre;
+		kpb_opt_pp[i] = &kpb_opt_kps[i];
+	}
+	kpb_opt_t0 = ktime_get_ns();
+	ret = register_kprobes(kpb_opt_pp, n);
+	*reg_ns = ktime_get_ns() - kpb_opt_t0;
+	if (ret)
+		kpb_opt_free();
+	else
+		kpb_opt_n = n;
+	return ret;
+}
+
+static int kpb_optfree(u64 *unreg_ns)
+{
+	u64 t0;
+
+	if (!kpb_opt_n)
+		return -EINVAL;
+	t0 = ktime_get_ns();
+	unregister_kprobes(kpb_opt_pp, kpb_opt_n);
+	*unreg_ns = ktime_get_ns() - t0;
+	kpb_opt_free();
+	return 0;
+}
+
 static ssize_t kpb_ctl_write(struct file *file, const char __user *ubuf,
 			     size_t count, loff_t *ppos)
 {
@@ -322,6 +462,25 @@ static ssize_t kpb_ctl_write(struct file *file, const char __user *ubuf,
 		snprintf(kpb_result, sizeof(kpb_result),
 			 "n=%lu mode=%s ret=%d reg_ns=%llu unreg_ns=%llu\n",
 			 n, arg, ret, rns, uns);
+	} else if (!strcmp(cmd, "opt")) {
+		unsigned long secs = 60, done = 0;
+		unsigned int off = 0;
+		u64 rns = 0, ons = 0;
+
+		if (kstrtoul(arg, 10, &secs))
+			secs = 60;
+		ret = kpb_opt(n, &rns, &off);
+		if (!ret)
+			ons = kpb_opt_wait(secs, &done);
+		snprintf(kpb_result, sizeof(kpb_result),
+			 "n=%lu ret=%d offset=%u reg_ns=%llu opt_ns=%llu jumps=%lu\n",
+			 n, ret, off, rns, ons, done);
+	} else if (!strcmp(cmd, "optfree")) {
+		u64 uns = 0;
+
+		ret = kpb_optfree(&uns);
+		snprintf(kpb_result, sizeof(kpb_result), "ret=%d unreg_ns=%llu\n",
+			 ret, uns);
 	} else {
 		ret = -EINVAL;
 	}
@@ -357,6 +516,9 @@ static void __exit kpb_exit(void)
 	mutex_lock(&kpb_lock);
 	if (kpb_kind)
 		kpb_disarm();
+	if (kpb_opt_n)
+		unregister_kprobes(kpb_opt_pp, kpb_opt_n);
+	kpb_opt_free();
 	mutex_unlock(&kpb_lock);
 }
 
