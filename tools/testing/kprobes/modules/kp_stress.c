@@ -30,6 +30,9 @@ static atomic64_t kps_hits;
 static char kps_partial[KSYM_NAME_LEN];
 static size_t kps_partial_len;
 static struct dentry *kps_dir;
+/* verbose=1: name each function before its probe goes in (to find a hang) */
+static bool verbose;
+module_param(verbose, bool, 0644);
 
 static int kps_pre(struct kprobe *p, struct pt_regs *regs)
 {
@@ -51,6 +54,8 @@ static void kps_add(const char *name)
 	}
 	kp->symbol_name = strcpy((char *)(kp + 1), name);
 	kp->pre_handler = kps_pre;
+	if (verbose)
+		pr_info("kp_stress: %s\n", name);
 	ret = register_kprobe(kp);
 	if (ret) {
 		kps_refused[min(-ret, KPS_MAX_ERRNO)]++;
