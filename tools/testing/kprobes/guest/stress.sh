@@ -23,6 +23,7 @@ for a in $(cat /proc/cmdline); do
 	kplife=*) KPLIFE_ROUNDS=${a#kplife=} ;;
 	kpstress_stride=*) stride=${a#kpstress_stride=} ;;
 	kpstress_verbose=1) verbose=verbose=1 ;;
+	kpstress_noopt=1) echo 0 > /proc/sys/debug/kprobes-optimization ;;
 	esac
 done
 # Leaks from before the stress (boot) are not ours to report.
@@ -59,8 +60,10 @@ done
 echo "KPSTRESS register-seconds $(( $(date +%s) - t0 ))"
 sed 's/^/KPSTRESS armed /' $S/stats
 accepted=$(awk '/^accepted/ { print $2 }' $S/stats)
-# Most functions take a probe (the rest: blacklist, notrace text...).
-check stress.accepted-most test "${accepted:-0}" -gt $(( $(wc -l < /tmp/funcs) / 2 ))
+# Many take a probe: about half of the text symbols are the __pfx_
+# padding in front of functions (refused), the rest of the refusals are
+# the blacklist, entry and noinstr text...
+check stress.accepted-many test "${accepted:-0}" -gt $(( $(wc -l < /tmp/funcs) / 3 ))
 check stress.list-lines test "$(wc -l < $KP_DBG/list)" -ge "${accepted:-0}"
 
 # The workload, every probe armed.
