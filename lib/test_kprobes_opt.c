@@ -730,6 +730,51 @@ static void kpo_ftrace_aggregate(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&kps.pre), 4);
 }
 
+/*
+ * A hit on an ftrace site from inside a handler is missed, and the nested
+ * function runs to its end like any call: the missed hit must leave the
+ * registers' ip alone (an ip put back on the fentry call would call into
+ * ftrace again, for ever).  Found by make stress, kallsyms from a handler.
+ */
+static struct kprobe kpo_nested_b = {
+	.symbol_name = "kpo_ftraced2",
+	.pre_handler = kpo_pre,
+};
+static int kpo_nested_ret;
+
+static int kpo_nesting_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	WRITE_ONCE(kpo_nested_ret, kpo_ftraced2(1));
+	return 0;
+}
+
+static void kpo_ftrace_nested_missed(struct kunit *test)
+{
+	static struct kprobe a = {
+		.symbol_name = "kpo_ftraced",
+		.pre_handler = kpo_nesting_pre,
+	};
+
+	if (!ftrace_location((unsigned long)kpo_ftraced) ||
+	    !ftrace_location((unsigned long)kpo_ftraced2))
+		kunit_skip(test, "no ftrace sites in the targets");
+	kpo_reset();
+	kpo_nested_b.addr = NULL;
+	kpo_nested_b.flags = 0;
+	KUNIT_ASSERT_EQ(test, register_kprobe(&a), 0);
+	KUNIT_ASSERT_EQ(test, register_kprobe(&kpo_nested_b), 0);
+	KUNIT_EXPECT_TRUE(test, kprobe_ftrace(kpo_site(kpo_nested_b.addr)));
+	KUNIT_EXPECT_EQ(test, kpo_ftraced(1), 3);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(kpo_nested_ret), 12);
+	KUNIT_EXPECT_EQ(test, kpo_nested_b.nmissed, 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kps.pre), 0);
+	/* called straight, it is hit */
+	KUNIT_EXPECT_EQ(test, kpo_ftraced2(1), 12);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kps.pre), 1);
+	unregister_kprobe(&a);
+	unregister_kprobe(&kpo_nested_b);
+}
+
 #endif /* CONFIG_KPROBES_ON_FTRACE */
 
 static void kpo_configured(struct kunit *test)
@@ -758,6 +803,7 @@ static struct kunit_case kprobes_opt_cases[] = {
 	KUNIT_CASE(kpo_ftrace_pre_post),
 	KUNIT_CASE(kpo_ftrace_ip_change),
 	KUNIT_CASE(kpo_ftrace_kretprobe),
+	KUNIT_CASE(kpo_ftrace_nested_missed),
 	KUNIT_CASE(kpo_ftrace_aggregate),
 #endif
 	{}
