@@ -446,8 +446,8 @@ static struct task_struct *krt_start_blocker(struct kunit *test,
 	t = kthread_run(krt_blocker_fn, b, "krt_blocker");
 	if (IS_ERR(t))
 		return t;
-	for (i = 0; i < 1000 && !READ_ONCE(b->entered); i++)
-		msleep(10);
+	for (i = 0; i < 500 && !READ_ONCE(b->entered); i++)
+		msleep(20);
 	if (!READ_ONCE(b->entered)) {
 		complete(&b->go);
 		wait_for_completion(&b->done);

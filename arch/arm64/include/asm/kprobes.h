@@ -62,7 +62,7 @@ struct kprobe_ctlblk {
 #define arch_jprobe_restore_regs(regs, saved)	\
 	((regs)->user_regs = (saved)->user_regs)
 /* jprobe_return() leaves the handler's stack pointer in x1 for its BRK. */
-#define arch_jprobe_handler_sp(regs)	((regs)->regs[1])
+#define arch_jprobe_handler_sp(r)	((r)->regs[1])
 
 int kprobe_brk_handler(struct pt_regs *regs, unsigned long esr);
 int kprobe_ss_brk_handler(struct pt_regs *regs, unsigned long esr);
