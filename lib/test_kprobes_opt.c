@@ -740,6 +740,7 @@ static struct kprobe kpo_nested_b = {
 	.symbol_name = "kpo_ftraced2",
 	.pre_handler = kpo_pre,
 };
+
 static int kpo_nested_ret;
 
 static int kpo_nesting_pre(struct kprobe *p, struct pt_regs *regs)
