@@ -846,16 +846,6 @@ static int site_write(struct kprobe_site *site, bool arm)
 	return 0;
 }
 
-static bool site_has_enabled(struct kprobe_site *site)
-{
-	struct kprobe *p;
-
-	list_for_each_entry(p, &site->probes, list)
-		if (!kprobe_disabled(p))
-			return true;
-	return false;
-}
-
 /*
  * The probe the hit path may call straight (kprobe_run_pre()): the site's
  * only probe, enabled, with a pre_handler, and not a jprobe (which must
@@ -883,20 +873,20 @@ static struct kprobe *site_single(struct kprobe_site *site)
  */
 static int site_update(struct kprobe_site *site)
 {
-	struct kprobe *p;
+	unsigned int enabled = 0;
 	bool post = false, jprobe = false, want;
+	struct kprobe *p;
 	int ret = 0;
 
 	list_for_each_entry(p, &site->probes, list) {
-		if (p->post_handler)
-			post = true;
-		if (p->flags & KPROBE_FLAG_JPROBE)
-			jprobe = true;
+		post |= !!p->post_handler;
+		jprobe |= !!(p->flags & KPROBE_FLAG_JPROBE);
+		enabled += !kprobe_disabled(p);
 	}
 	WRITE_ONCE(site->kp.post_handler, post ? site_post_handler : NULL);
 	WRITE_ONCE(site->kp.single, site_single(site));
 
-	want = site_has_enabled(site);
+	want = enabled > 0;
 	if (want)
 		site->kp.flags &= ~KPROBE_FLAG_DISABLED;
 	else
