@@ -215,6 +215,11 @@ static void kpt_errors(struct kunit *test)
 	struct kprobe kp = { .pre_handler = kpt_simple_pre };
 	unsigned long a, end, off;
 
+	/* no probe at all, an empty or absent batch */
+	KUNIT_EXPECT_EQ(test, register_kprobe(NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, register_kprobes(NULL, 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, register_kprobes((struct kprobe *[]){ &kp }, 0),
+			-EINVAL);
 	/* neither addr nor symbol */
 	KUNIT_EXPECT_EQ(test, register_kprobe(&kp), -EINVAL);
 	/* both */
