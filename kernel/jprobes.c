@@ -119,7 +119,17 @@ NOKPROBE_SYMBOL(kprobe_jprobe_pre_handler);
  */
 unsigned long kprobe_jprobe_entry_sp(void)
 {
-	return this_cpu_read(jprobe_ctlblk.stack_addr);
+	unsigned long sp = this_cpu_read(jprobe_ctlblk.stack_addr);
+	unsigned long here = (unsigned long)__builtin_frame_address(0);
+
+	/*
+	 * The trap frame goes right below @sp, over the handler's frames:
+	 * their KASAN redzones must be gone before the trap handler reads
+	 * its registers there (kprobe_jprobe_resume() is too late).
+	 */
+	if (here < sp && sp - here < THREAD_SIZE)
+		kasan_unpoison_range((void *)here, sp - here);
+	return sp;
 }
 
 NOKPROBE_SYMBOL(kprobe_jprobe_entry_sp);
