@@ -247,12 +247,8 @@ NOKPROBE_SYMBOL(kprobes_inc_nmissed_count);
  */
 int kprobe_callback_pre(struct kprobe *p, struct pt_regs *regs)
 {
-	if (kprobe_running()) {
-		kprobes_inc_nmissed_count(p);
+	if (!kprobe_enter(p))
 		return -1;
-	}
-	__this_cpu_write(current_kprobe, p);
-	get_kprobe_ctlblk()->status = KPROBE_HIT_ACTIVE;
 	return kprobe_run_pre(p, regs) ? 1 : 0;
 }
 

@@ -630,6 +630,28 @@ static nokprobe_inline void reset_current_kprobe(void)
 }
 
 /**
+ * kprobe_enter() - start a hit that takes no breakpoint
+ * @p: the site's probe
+ *
+ * For callback hit paths (ftrace, jump optimization), with preemption
+ * disabled, before they touch @regs: as in the breakpoint trap, a hit
+ * while this CPU handles a probe is missed.
+ *
+ * Return: false when missed (counted in @p->nmissed); true when @p is
+ * now this CPU's running probe, to end with reset_current_kprobe().
+ */
+static __always_inline bool kprobe_enter(struct kprobe *p)
+{
+	if (unlikely(kprobe_running())) {
+		kprobes_inc_nmissed_count(p);
+		return false;
+	}
+	__this_cpu_write(current_kprobe, p);
+	get_kprobe_ctlblk()->status = KPROBE_HIT_ACTIVE;
+	return true;
+}
+
+/**
  * kprobe_run_pre() - run the pre_handler(s) of a site
  * @sp: the site's probe (get_kprobe()), the running probe of this CPU
  * @regs: the registers at the probed address

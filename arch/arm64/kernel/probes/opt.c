@@ -88,13 +88,8 @@ unsigned long a64_optprobe_hit(struct optimized_kprobe *op,
 	 * the check is freed only after we are done with it.
 	 */
 	local_irq_save(flags);
-	if (READ_ONCE(op->retired)) {
-		/* unregistered: the displaced instruction still runs */
-	} else if (kprobe_running()) {
-		kprobes_inc_nmissed_count(p);
-	} else {
-		__this_cpu_write(current_kprobe, p);
-		get_kprobe_ctlblk()->status = KPROBE_HIT_ACTIVE;
+	/* (unregistered: only the displaced instruction runs) */
+	if (!READ_ONCE(op->retired) && kprobe_enter(p)) {
 		if (kprobe_run_pre(p, regs))
 			moved = 1;
 		reset_current_kprobe();

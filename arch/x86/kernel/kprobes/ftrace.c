@@ -63,12 +63,9 @@ void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 	p = get_kprobe((kprobe_opcode_t *)ip);
 	if (unlikely(!p) || kprobe_disabled(p))
 		goto out;
-	if (unlikely(kprobe_running())) {
-		kprobes_inc_nmissed_count(p);
+	/* A missed hit leaves regs->ip alone: ftrace returns past the call. */
+	if (!kprobe_enter(p))
 		goto out;
-	}
-	__this_cpu_write(current_kprobe, p);
-	get_kprobe_ctlblk()->status = KPROBE_HIT_ACTIVE;
 	instruction_pointer_set(regs, ip);
 	if (!kprobe_run_pre(p, regs)) {
 		/* "Execute" the fentry call: continue after it. */
