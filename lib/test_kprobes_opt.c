@@ -778,11 +778,32 @@ static void kpo_ftrace_nested_missed(struct kunit *test)
 
 #endif /* CONFIG_KPROBES_ON_FTRACE */
 
+/*
+ * What the other cases take for granted, asserted: the architecture's
+ * jump optimization and kprobes on ftrace are built in (x86_64 has both,
+ * arm64 jump optimization only), and the ftrace targets really have an
+ * ftrace site, so that the kpo_ftrace_* cases probe through ftrace and
+ * do not skip.
+ */
 static void kpo_configured(struct kunit *test)
 {
-	if (!IS_ENABLED(CONFIG_OPTPROBES) &&
-	    !IS_ENABLED(CONFIG_KPROBES_ON_FTRACE))
-		kunit_skip(test, "no jump optimization, no kprobes on ftrace");
+	int x86 = IS_ENABLED(CONFIG_X86);
+
+	KUNIT_EXPECT_EQ(test, IS_ENABLED(CONFIG_OPTPROBES),
+			IS_ENABLED(CONFIG_HAVE_OPTPROBES));
+	KUNIT_EXPECT_EQ(test, IS_ENABLED(CONFIG_OPTPROBES),
+			x86 || IS_ENABLED(CONFIG_ARM64));
+	KUNIT_EXPECT_EQ(test, IS_ENABLED(CONFIG_KPROBES_ON_FTRACE), x86);
+	if (IS_ENABLED(CONFIG_KPROBES_ON_FTRACE)) {
+		unsigned long f = (unsigned long)kpo_ftraced;
+		unsigned long f2 = (unsigned long)kpo_ftraced2;
+
+		/* the site is in the function, at its entry (after ENDBR) */
+		KUNIT_EXPECT_GE(test, ftrace_location(f), f);
+		KUNIT_EXPECT_LE(test, ftrace_location(f), f + 4);
+		KUNIT_EXPECT_GE(test, ftrace_location(f2), f2);
+		KUNIT_EXPECT_LE(test, ftrace_location(f2), f2 + 4);
+	}
 	/* the targets are real, callable functions */
 	KUNIT_EXPECT_EQ(test, kpo_ftraced(0), 1);
 	KUNIT_EXPECT_EQ(test, kpo_ftraced2(0), 11);

@@ -32,17 +32,44 @@ qemu+=(${KP_QEMU_EXTRA:-})
 if [ "$mode" = shell ]; then
 	exec "${qemu[@]}" -serial mon:stdio
 fi
+# make demo: the console goes to the terminal and to a log, which is
+# then checked: the demo must reach its end, every step of it succeed,
+# and the console show no kernel report.
+if [ "$mode" = demo ] && [ -z "$log" ]; then
+	log=$KP_BUILD/demo-$fl-$arch.log
+	tee_demo=1
+fi
 set +e
-if [ -n "$log" ]; then
+if [ -n "${tee_demo:-}" ]; then
+	timeout --foreground -k 10 "$KP_BOOT_TIMEOUT" "${qemu[@]}" -serial stdio < /dev/null 2>&1 |
+		tee "$log"
+	rc=${PIPESTATUS[0]}
+elif [ -n "$log" ]; then
 	timeout --foreground -k 10 "$KP_BOOT_TIMEOUT" "${qemu[@]}" -serial stdio < /dev/null > "$log" 2>&1
+	rc=$?
 else
 	timeout --foreground -k 10 "$KP_BOOT_TIMEOUT" "${qemu[@]}" -serial stdio < /dev/null
+	rc=$?
 fi
-rc=$?
 set -e
 if [ $rc = 124 ] || [ $rc = 137 ]; then
-	echo "KPTEST boot.timeout FAIL (the $fl $arch guest did not finish within ${KP_BOOT_TIMEOUT}s)" |
+	echo "KPTEST run.boot-timeout FAIL (the $fl $arch guest did not finish within ${KP_BOOT_TIMEOUT}s)" |
 		tee -a ${log:-/dev/null}
+	[ "$mode" = demo ] && kp_log "make demo FAILED: the guest timed out (log: $log)"
 	exit 124
+fi
+if [ "$mode" = demo ]; then
+	why=()
+	[ $rc = 0 ] || why+=("QEMU exited with $rc")
+	tr -d '\r' < "$log" | grep -aE "$KP_BAD_RE" > /dev/null &&
+		why+=("a kernel report on the console: $(tr -d '\r' < "$log" | grep -aE "$KP_BAD_RE" | head -1)")
+	grep -aq '^KPGUEST done' "$log" || why+=("the guest did not reach its end (panic or crash?)")
+	grep -aq '^KPDEMO ok' "$log" || why+=("steps failed: $(tr -d '\r' < "$log" | grep -a '^KPDEMO FAILED' | sed 's/^KPDEMO FAILED //' | paste -sd ';')")
+	if [ ${#why[@]} -gt 0 ]; then
+		for w in "${why[@]}"; do kp_log "make demo FAILED: $w"; done
+		kp_log "the console log: $log"
+		exit 1
+	fi
+	kp_log "demo of $fl $arch: every step succeeded (log: $log)"
 fi
 exit $rc

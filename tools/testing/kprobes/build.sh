@@ -26,11 +26,29 @@ args=(--build_dir="$obj" --kunitconfig="$frag" --qemu_config="$KP_TOOLS/qemu/$ar
 log=$KP_BUILD/build-$fl-$arch.log
 kp_log "building $fl $arch kernel in $obj (log: $log)"
 start=$(date +%s)
+# Progress: kunit.py prints nothing until make is done (13 minutes on 2
+# cores from an empty ccache), so a line every KP_PROGRESS seconds says
+# how many objects this build compiled so far, beside the count of the
+# last complete build of this tree.
+stamp=$obj/.kp-build-start
+touch "$stamp"
+total=$(cat "$obj/.kp-objcount" 2>/dev/null || true)
+(
+	while sleep "${KP_PROGRESS:-30}"; do
+		n=$(find "$obj" -name '*.o' -newer "$stamp" 2>/dev/null | wc -l)
+		kp_log "building $fl $arch: $n objects compiled in $(( $(date +%s) - start ))s${total:+ (the whole kernel has $total)}"
+	done
+) &
+ticker=$!
+trap 'kill $ticker 2>/dev/null' EXIT
 if ! (cd "$src" && python3 tools/testing/kunit/kunit.py build "${args[@]}") > "$log" 2>&1; then
+	kill $ticker 2>/dev/null
 	grep -E 'error|Error|ERROR' "$log" | head -40 >&2 || true
 	tail -20 "$log" >&2
 	kp_die "kernel build failed: $fl $arch"
 fi
+kill $ticker 2>/dev/null
+find "$obj" -name '*.o' 2>/dev/null | wc -l > "$obj/.kp-objcount"
 # Out-of-tree modules: copied to the object tree so the repository stays clean.
 ext=$obj/kp-modules
 mkdir -p "$ext"

@@ -2,22 +2,31 @@
 # SPDX-License-Identifier: GPL-2.0
 # Install what the workbench needs (Debian packages) and extract the pinned
 # base.  Idempotent: a machine that has everything costs a few dpkg queries.
+#
+# ARCHES (default "x86_64 arm64") says which architectures to prepare:
+# the arm64 cross compiler, QEMU and busybox (for which the arm64 dpkg
+# architecture is added) only when arm64 is among them.
+#
+# The base is Debian's linux-source-6.12 at KP_BASE_VERSION (lib.sh).  When
+# Debian no longer serves that version, the 6.12.y it serves is used
+# instead, with a warning; the version extracted is recorded in
+# $KP_BASE_DIR/.version and every make check result names it.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+arches=${ARCHES:-x86_64 arm64}
+arm64=0
+case " $arches " in *" arm64 "*) arm64=1 ;; esac
 
 pkgs=(gcc make flex bison bc libelf-dev libssl-dev cpio kmod rsync xz-utils
-      python3 perl ccache sparse qemu-system-x86 qemu-system-arm
-      gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu busybox-static git
+      python3 perl ccache sparse qemu-system-x86 busybox-static git
       python3-sphinx python3-sphinx-rtd-theme python3-yaml)
-want_base="$KP_BASE_PKG=$KP_BASE_VERSION"
+[ $arm64 = 1 ] && pkgs+=(qemu-system-arm gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu)
 
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
 		missing+=("$p")
 done
-have_base=$(dpkg-query -W -f='${Version}' "$KP_BASE_PKG" 2>/dev/null || true)
-[ "$have_base" = "$KP_BASE_VERSION" ] || missing+=("$want_base")
 
 SUDO=
 [ "$(id -u)" = 0 ] || SUDO=sudo
@@ -28,38 +37,74 @@ apt_update() {
 	$SUDO apt-get update -qq
 	apt_updated=1
 }
+apt_install() {
+	kp_log "installing: $*"
+	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
+		--allow-downgrades "$@" >/dev/null
+}
+
+# The base: the pinned version if Debian has it, else the 6.12.y it has.
+stamp=$KP_BASE_DIR/.version
+used=$(cat "$stamp" 2>/dev/null || true)
+have_base=$(dpkg-query -W -f='${db:Status-Status} ${Version}' "$KP_BASE_PKG" 2>/dev/null |
+	sed -n 's/^installed //p' || true)
+want=$KP_BASE_VERSION
+if [ "$used" != "$KP_BASE_VERSION" ] || [ ! -f "$KP_BASE/Makefile" ]; then
+	if [ "$have_base" != "$KP_BASE_VERSION" ]; then
+		apt_update
+		if apt-cache madison "$KP_BASE_PKG" 2>/dev/null | awk '{ print $3 }' |
+				grep -qxF "$KP_BASE_VERSION"; then
+			missing+=("$KP_BASE_PKG=$KP_BASE_VERSION")
+		else
+			cand=$(apt-cache policy "$KP_BASE_PKG" 2>/dev/null | sed -n 's/^ *Candidate: //p')
+			case $cand in
+			6.12.*) ;;
+			*) kp_die "Debian serves neither $KP_BASE_PKG $KP_BASE_VERSION (the pinned base) nor any 6.12.y (candidate: '${cand:-none}'): fetch the pinned package from snapshot.debian.org and install it with dpkg -i" ;;
+			esac
+			kp_log "WARNING: Debian no longer serves the pinned base $KP_BASE_PKG $KP_BASE_VERSION;"
+			kp_log "WARNING: using $KP_BASE_PKG $cand instead (results name it; patches/series may need refreshing)"
+			want=$cand
+			[ "$have_base" = "$cand" ] || missing+=("$KP_BASE_PKG=$cand")
+		fi
+	fi
+fi
 if [ ${#missing[@]} -gt 0 ]; then
 	apt_update
-	kp_log "installing: ${missing[*]}"
-	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
-		--allow-downgrades "${missing[@]}" >/dev/null
+	apt_install "${missing[@]}"
 fi
 
 # An arm64 busybox for the arm64 guest: unpacked from Debian's package.
 bb64=$KP_BASE_DIR/../busybox-arm64/bin/busybox
-if [ ! -x "$bb64" ]; then
+if [ $arm64 = 1 ] && [ ! -x "$bb64" ]; then
 	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+		kp_log "adding the arm64 dpkg architecture (for busybox-static:arm64)"
 		$SUDO dpkg --add-architecture arm64
 		apt_updated=
 	fi
 	apt_update
 	tmp=$(mktemp -d)
 	(cd "$tmp" && apt-get download -qq busybox-static:arm64 >/dev/null)
-		dpkg-deb -x "$tmp"/busybox-static_*_arm64.deb "$tmp/x"
+	dpkg-deb -x "$tmp"/busybox-static_*_arm64.deb "$tmp/x"
 	mkdir -p "$(dirname "$bb64")"
 	cp "$tmp/x/bin/busybox" "$bb64"
 	rm -rf "$tmp"
 fi
 
-# The pristine base, extracted once.
-stamp=$KP_BASE_DIR/.version
-if [ "$(cat "$stamp" 2>/dev/null)" != "$KP_BASE_VERSION" ]; then
-	kp_log "extracting $KP_BASE_TARBALL"
+# The base, extracted once (again when the version changes).
+if [ "$used" != "$want" ] || [ ! -f "$KP_BASE/Makefile" ]; then
+	got=$(dpkg-query -W -f='${Version}' "$KP_BASE_PKG" 2>/dev/null || true)
+	[ "$got" = "$want" ] || kp_die "$KP_BASE_PKG $want is not installed (have: '${got:-none}')"
+	kp_log "extracting $KP_BASE_TARBALL ($KP_BASE_PKG $want)"
 	rm -rf "$KP_BASE_DIR"
 	mkdir -p "$KP_BASE_DIR"
 	tar -xJf "$KP_BASE_TARBALL" -C "$KP_BASE_DIR"
 	chmod -R a-w "$KP_BASE"
-	echo "$KP_BASE_VERSION" > "$stamp"
+	echo "$want" > "$stamp"
+	used=$want
 fi
 v=$(make -s -C "$KP_BASE" kernelversion 2>/dev/null || true)
-kp_log "base: Debian $KP_BASE_PKG $KP_BASE_VERSION (Linux $v)"
+if [ "$used" = "$KP_BASE_VERSION" ]; then
+	kp_log "base: Debian $KP_BASE_PKG $used (Linux $v)"
+else
+	kp_log "base: Debian $KP_BASE_PKG $used (Linux $v), NOT the pinned $KP_BASE_VERSION"
+fi

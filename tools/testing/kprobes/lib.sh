@@ -25,9 +25,19 @@ export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
 export CCACHE_NOHASHDIR=1
 
 # What a kernel report looks like on the console (oops, WARN, lockdep,
-# KASAN, sleeping in atomic context, kmemleak, debugobjects...): any of
-# these fails a boot.  kunit-results.py has the same list.
-KP_BAD_RE='BUG:|WARNING:|Oops|Kernel panic|general protection|KASAN:|UBSAN|circular locking|INFO: possible|inconsistent lock state|suspected memory leak|ODEBUG:|stack-protector|kretprobe BUG'
+# KASAN, RCU stalls, hung tasks, lockups...): the patterns of the file
+# kernel-reports, one alternation; any match fails a boot.
+# kunit-results.py reads the same file.
+KP_REPORTS=$KP_TOOLS/kernel-reports
+KP_BAD_RE=$(grep -v -e '^#' -e '^[[:space:]]' -e '^$' "$KP_REPORTS" | paste -sd '|')
+
+# The base actually extracted (deps.sh records it; it differs from
+# KP_BASE_VERSION only when Debian no longer serves the pinned version).
+kp_base_used() {
+	local v
+	v=$(cat "$KP_BASE_DIR/.version" 2>/dev/null) || v="$KP_BASE_VERSION (not extracted)"
+	echo "Debian $KP_BASE_PKG $v"
+}
 
 kp_log() { printf '[kprobes] %s\n' "$*" >&2; }
 kp_die() { printf '[kprobes] error: %s\n' "$*" >&2; exit 1; }

@@ -1,12 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0
 # Helpers of the guest-side tests: each check prints one line
-# "KPTEST <name> PASS|FAIL [why]" that the host counts.
+# "KPTEST <name> PASS|FAIL|SKIP [why]" that the host counts.  Every name
+# that runs must be in tools/testing/kprobes/inventory for the flavour
+# and arch, and a SKIP fails the check unless the inventory allows it
+# there, with its reason.
 KP_DBG=/sys/kernel/debug/kprobes
 KP_TR=/sys/kernel/tracing
 KP_MOD=/guest/modules
 
 pass() { echo "KPTEST $1 PASS"; }
 fail() { echo "KPTEST $1 FAIL ${2:-}"; }
+skip() { echo "KPTEST $1 SKIP ${2:-}"; }
 # check NAME CMD...: PASS if CMD succeeds
 check() {
 	n=$1

@@ -1,0 +1,378 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The expected inventory of make check, and its accounting.
+
+tools/testing/kprobes/inventory lists every case (KUnit case, guest test,
+ftrace selftest...) that must run, per flavour and architecture:
+
+    KIND  NAME  WHERE...  [# why the :skip ones may skip]
+
+KIND is the first word of a result line (KUNIT, KPTEST, FTRACE), NAME
+its second without the "ARCH:" prefix, and each WHERE is FLAVOUR:ARCH
+(the case must run there, and pass) or FLAVOUR:ARCH:skip (it must run
+there but may report a skip: KUnit's SKIP, ftracetest's UNSUPPORTED...,
+with the reason after a '#' on the line).  A case that exists only in
+one flavour or on one architecture lists only those.
+
+  inventory.py check --flavour F --arches "A B" RESULTS
+      Appends to RESULTS one "INVENTORY ARCH:KIND:NAME FAIL (why)" line
+      per case expected there that did not run, per case that ran but is
+      not listed, and per skip the inventory does not allow; then prints
+      the skipped cases, the failed ones and the closing line
+      "N passed, N failed, N skipped".  Exit 1 unless 0 failed and at
+      least one passed.
+  inventory.py update [--flavour F] RESULTS...
+      Rewrites the inventory from what the RESULTS files (of make check:
+      build/check-FLAVOUR.results) ran: for each flavour, architecture
+      and kind present in them, the cases listed there become exactly
+      those that ran.  Allowed skips and their reasons are kept; a case
+      that skipped without permission is listed as must-run (the next
+      check fails on it until someone writes down why it may skip).
+      Review the change with git diff.
+  inventory.py lint
+      Checks the file's syntax.
+
+A result line is "KIND NAME STATUS [detail]" at the start of a line;
+indented lines (diagnostics) and kinds ending in -REPORT are not
+results.  PASS passes; FAIL and UNRESOLVED fail; SKIP, UNSUPPORTED,
+UNTESTED and XFAIL skip.  A NAME whose case part starts with "run." is
+about a run as a whole (KUNIT x86_64:run.suites-incomplete, KPTEST
+x86_64:run.guest-completed...: a suite that did not finish, a guest that
+did not reach its end): counted, never inventoried.
+"""
+import argparse
+import os
+import re
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+INVENTORY = os.path.join(HERE, 'inventory')
+FLAVOURS = ('ours', 'upstream')
+ARCHES = ('x86_64', 'arm64')
+# The kinds whose cases the inventory lists: their result names are
+# "ARCH:NAME".
+KINDS = ('KUNIT', 'KPTEST', 'FTRACE')
+PASS = {'PASS'}
+FAIL = {'FAIL', 'UNRESOLVED'}
+SKIP = {'SKIP', 'UNSUPPORTED', 'UNTESTED', 'XFAIL'}
+RESULT_RE = re.compile(r'^([A-Z][A-Z0-9_-]*) (\S+) (%s)(?: (.*))?$' %
+                       '|'.join(sorted(PASS | FAIL | SKIP)))
+HEADER_RE = re.compile(r'^# kprobes check: (.*)$')
+BASE_RE = re.compile(r'^# base: (.*)$')
+NAME_COL = 52
+DIAG = {}           # result line number -> the indented lines after it
+MAX_DIAG = 12
+
+
+class Entry:
+    def __init__(self, kind, name, where, reason=''):
+        self.kind = kind
+        self.name = name
+        self.where = where      # {(flavour, arch): may_skip}
+        self.reason = reason
+
+    def line(self):
+        toks = []
+        for fl in FLAVOURS:
+            for arch in ARCHES:
+                if (fl, arch) in self.where:
+                    toks.append('%s:%s%s' % (fl, arch, ':skip'
+                                             if self.where[(fl, arch)] else ''))
+        s = '%-7s %-*s %s' % (self.kind, NAME_COL, self.name, ' '.join(toks))
+        if self.reason:
+            s += '  # ' + self.reason
+        return s
+
+
+def read_inventory(path):
+    """Returns (header lines, {(kind, name): Entry}, errors)."""
+    header, entries, errors = [], {}, []
+    with open(path) as f:
+        lines = f.read().splitlines()
+    for n, line in enumerate(lines, 1):
+        body, _, reason = line.partition('#')
+        if not body.strip():
+            if not entries:
+                header.append(line)
+            elif line.strip():
+                errors.append('%s:%d: comments go in the header or at the end '
+                              'of an entry (update rewrites the file)' % (path, n))
+            continue
+        toks = body.split()
+        if len(toks) < 3:
+            errors.append('%s:%d: want KIND NAME WHERE...: %s' % (path, n, line))
+            continue
+        kind, name, where = toks[0], toks[1], {}
+        if kind not in KINDS:
+            errors.append('%s:%d: unknown kind %s (known: %s)' %
+                          (path, n, kind, ' '.join(KINDS)))
+        for t in toks[2:]:
+            p = t.split(':')
+            if len(p) not in (2, 3) or p[0] not in FLAVOURS or \
+                    p[1] not in ARCHES or (len(p) == 3 and p[2] != 'skip'):
+                errors.append('%s:%d: bad WHERE %s (want FLAVOUR:ARCH or '
+                              'FLAVOUR:ARCH:skip)' % (path, n, t))
+                continue
+            where[(p[0], p[1])] = len(p) == 3
+        if any(where.values()) and not reason.strip():
+            errors.append('%s:%d: %s %s may skip somewhere: say why after "#"'
+                          % (path, n, kind, name))
+        if (kind, name) in entries:
+            errors.append('%s:%d: %s %s listed twice' % (path, n, kind, name))
+        entries[(kind, name)] = Entry(kind, name, where, reason.strip())
+    return header, entries, errors
+
+
+def write_inventory(path, header, entries):
+    order = {k: i for i, k in enumerate(KINDS)}
+    keep = [e for e in entries.values() if e.where]
+    keep.sort(key=lambda e: (order.get(e.kind, len(KINDS)), e.kind, e.name))
+    with open(path + '.new', 'w') as f:
+        for h in header:
+            f.write(h + '\n')
+        for e in keep:
+            f.write(e.line() + '\n')
+    os.replace(path + '.new', path)
+
+
+def read_results(path):
+    """Returns (header fields, [(kind, name, status, detail, lineno)]),
+    and sets diag[lineno] to the indented lines that follow a result
+    (a failed KUnit case's assertion, for one)."""
+    fields, res = {}, []
+    last = None
+    with open(path, errors='replace') as f:
+        for n, line in enumerate(f.read().splitlines(), 1):
+            if line[:1] in (' ', '\t') and last is not None:
+                DIAG.setdefault(last, []).append(line.strip())
+                continue
+            last = None
+            m = BASE_RE.match(line)
+            if m:
+                fields['base'] = m.group(1)
+                continue
+            m = HEADER_RE.match(line)
+            if m:
+                fields.update(kv.split('=', 1) for kv in m.group(1).split()
+                              if '=' in kv)
+                continue
+            m = RESULT_RE.match(line)
+            if not m or m.group(1).endswith('-REPORT'):
+                continue
+            res.append((m.group(1), m.group(2), m.group(3), m.group(4) or '',
+                        n))
+            last = n
+    return fields, res
+
+
+def split_arch(name):
+    arch, sep, rest = name.partition(':')
+    if sep and arch in ARCHES:
+        return arch, rest
+    return None, name
+
+
+def group_of(kind, name):
+    """The suite a case belongs to: KUnit's suite, the guest test's
+    prefix, the ftrace selftest's directory."""
+    if kind == 'FTRACE':
+        return name.rsplit('/', 1)[0] if '/' in name else name
+    return name.split('.', 1)[0]
+
+
+def how_to_update(res_path):
+    return ('tools/testing/kprobes/inventory.py update %s' %
+            os.path.relpath(res_path))
+
+
+def check(args):
+    header, entries, errors = read_inventory(args.inventory)
+    fields, results = read_results(args.results)
+    fl = args.flavour or fields.get('flavour', 'ours')
+    arches = (args.arches or fields.get('arches', ' '.join(ARCHES)))
+    arches = arches.replace(',', ' ').split()
+    inv_lines = []      # the INVENTORY lines this check adds
+    for e in errors:
+        inv_lines.append('INVENTORY file FAIL (%s)' % e)
+    ran = {}            # (arch, kind, name) -> [statuses]
+    for kind, name, status, _, _ in results:
+        arch, case = split_arch(name)
+        if kind in KINDS and arch and not case.startswith('run.'):
+            ran.setdefault((arch, kind, case), []).append(status)
+    forbidden = set()   # result line numbers of skips that may not skip
+    for kind, name, status, detail, n in results:
+        arch, case = split_arch(name)
+        if kind not in KINDS or not arch or arch not in arches or \
+                case.startswith('run.'):
+            continue
+        e = entries.get((kind, case))
+        where = (fl, arch)
+        if e is None or where not in e.where:
+            if status in FAIL:
+                continue        # a failure already, and said so
+            inv_lines.append(
+                'INVENTORY %s:%s:%s FAIL (ran, but the inventory does not '
+                'list it for %s %s: add "%s:%s" to its line in '
+                'tools/testing/kprobes/inventory, or run %s)' %
+                (arch, kind, case, fl, arch, fl, arch,
+                 how_to_update(args.results)))
+        elif status in SKIP and not e.where[where]:
+            forbidden.add(n)
+            inv_lines.append(
+                'INVENTORY %s:%s:%s FAIL (%s%s, but it must run on %s %s; '
+                'if it may skip there, mark it "%s:%s:skip" in the inventory, '
+                'with the reason)' %
+                (arch, kind, case, status, ' (' + detail + ')' if detail else '',
+                 fl, arch, fl, arch))
+    for (arch, kind, case), st in sorted(ran.items()):
+        if arch in arches and len(st) > 1:
+            inv_lines.append('INVENTORY %s:%s:%s FAIL (reported %d times: '
+                             'names must be unique)' % (arch, kind, case, len(st)))
+    # What the inventory expects and did not run, by suite.
+    for arch in arches:
+        want = [e for e in entries.values() if (fl, arch) in e.where]
+        missing = [e for e in want if (arch, e.kind, e.name) not in ran]
+        if not missing:
+            continue
+        if len(missing) == len(want):
+            inv_lines.append('INVENTORY %s:all FAIL (none of the %d cases the '
+                             'inventory expects on %s %s ran)' %
+                             (arch, len(want), fl, arch))
+            continue
+        groups = {}
+        for e in want:
+            groups.setdefault((e.kind, group_of(e.kind, e.name)), []).append(e)
+        for (kind, g), es in sorted(groups.items()):
+            miss = [e.name for e in es if (arch, kind, e.name) not in ran]
+            if not miss:
+                continue
+            if len(miss) == len(es) and len(es) > 1:
+                inv_lines.append(
+                    'INVENTORY %s:%s:%s.* FAIL (the whole suite is missing: '
+                    '%d cases expected on %s %s: %s)' %
+                    (arch, kind, g, len(es), fl, arch,
+                     ' '.join(miss[:8]) + (' ...' if len(miss) > 8 else '')))
+                continue
+            for name in miss:
+                inv_lines.append(
+                    'INVENTORY %s:%s:%s FAIL (did not run; the inventory '
+                    'expects it on %s %s)' % (arch, kind, name, fl, arch))
+    for line in inv_lines:
+        print(line)
+    if not args.no_append:
+        with open(args.results, 'a') as f:
+            for line in inv_lines:
+                f.write(line + '\n')
+    # The accounting: every result line counts once.
+    passed, failed, skipped = [], [], []
+    for kind, name, status, detail, n in results:
+        line = '%s %s %s%s' % (kind, name, status, ' ' + detail if detail else '')
+        if status in PASS:
+            passed.append(line)
+        elif status in FAIL:
+            failed.append(line)
+            failed += ['    ' + d for d in DIAG.get(n, [])[:MAX_DIAG]]
+        elif n in forbidden:
+            pass                # its INVENTORY line is the failure
+        else:
+            arch, case = split_arch(name)
+            e = entries.get((kind, case))
+            why = e.reason if e and e.reason else ''
+            skipped.append(line + ('   [inventory: %s]' % why if why else ''))
+    nfailed = sum(1 for f in failed if not f.startswith(' ')) + len(inv_lines)
+    failed += inv_lines
+    print()
+    if skipped:
+        print('skipped:')
+        for s in skipped:
+            print('  ' + s)
+    if failed:
+        print('failed:')
+        for s in failed:
+            print('  ' + s)
+    if fields.get('base'):
+        print('base: %s' % fields['base'])
+    print('%d passed, %d failed, %d skipped' %
+          (len(passed), nfailed, len(skipped)))
+    return 0 if not nfailed and passed else 1
+
+
+def update(args):
+    header, entries, errors = read_inventory(args.inventory)
+    if errors:
+        for e in errors:
+            print(e, file=sys.stderr)
+        return 1
+    added, removed, unskipped = [], [], []
+    for path in args.results:
+        fields, results = read_results(path)
+        fl = args.flavour or fields.get('flavour')
+        if fl not in FLAVOURS:
+            print('%s: which flavour? (no "# kprobes check: flavour=..." '
+                  'header; pass --flavour)' % path, file=sys.stderr)
+            return 1
+        ran = {}        # (arch, kind) -> {name: status}
+        for kind, name, status, _, _ in results:
+            arch, case = split_arch(name)
+            if kind in KINDS and arch and not case.startswith('run.'):
+                ran.setdefault((arch, kind), {})[case] = status
+        for (arch, kind), cases in sorted(ran.items()):
+            where = (fl, arch)
+            for e in entries.values():
+                if e.kind == kind and where in e.where and e.name not in cases:
+                    del e.where[where]
+                    removed.append('%s %s %s:%s' % (kind, e.name, fl, arch))
+            for case, status in sorted(cases.items()):
+                e = entries.get((kind, case))
+                if e is None:
+                    e = entries[(kind, case)] = Entry(kind, case, {})
+                if where not in e.where:
+                    e.where[where] = False
+                    added.append('%s %s %s:%s%s' % (
+                        kind, case, fl, arch,
+                        ' (it FAILED in this run)' if status in FAIL else ''))
+                if status in SKIP and not e.where[where]:
+                    unskipped.append('%s %s %s:%s' % (kind, case, fl, arch))
+    for e in entries.values():
+        if not any(e.where.values()):
+            e.reason = ''
+    write_inventory(args.inventory, header, entries)
+    for a in added:
+        print('added:   ' + a)
+    for r in removed:
+        print('removed: ' + r)
+    for u in unskipped:
+        print('skipped without permission (kept as must-run): ' + u)
+    print('%s: %d added, %d removed; review with git diff' %
+          (os.path.relpath(args.inventory), len(added), len(removed)))
+    return 0
+
+
+def lint(args):
+    _, entries, errors = read_inventory(args.inventory)
+    for e in errors:
+        print(e)
+    print('%d entries, %d errors' % (len(entries), len(errors)))
+    return 1 if errors else 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--inventory', default=INVENTORY)
+    sub = ap.add_subparsers(dest='cmd', required=True)
+    c = sub.add_parser('check')
+    c.add_argument('--flavour')
+    c.add_argument('--arches')
+    c.add_argument('--no-append', action='store_true',
+                   help='print the INVENTORY lines, do not append them')
+    c.add_argument('results')
+    u = sub.add_parser('update')
+    u.add_argument('--flavour')
+    u.add_argument('results', nargs='+')
+    sub.add_parser('lint')
+    args = ap.parse_args()
+    return {'check': check, 'update': update, 'lint': lint}[args.cmd](args)
+
+
+if __name__ == '__main__':
+    sys.exit(main())
