@@ -31,7 +31,7 @@ help:
 	@sed -n '3,12p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
-	$(T)/deps.sh
+	ARCHES="$(ARCHES)" $(T)/deps.sh
 
 stage: deps
 	$(T)/stage.sh $(FLAVOUR)
@@ -45,11 +45,14 @@ kunit: build
 itest: build
 	@for a in $(ARCHES); do $(T)/itest.sh $(FLAVOUR) $$a || exit 1; done
 
-demo: deps
+# demo and shell prepare their one architecture only.
+demo:
+	ARCHES=$(DEMO_ARCH) $(T)/deps.sh
 	$(T)/build.sh $(FLAVOUR) $(DEMO_ARCH)
 	$(T)/boot.sh $(FLAVOUR) $(DEMO_ARCH) demo
 
-shell: deps
+shell:
+	ARCHES=$(DEMO_ARCH) $(T)/deps.sh
 	$(T)/build.sh $(FLAVOUR) $(DEMO_ARCH)
 	$(T)/boot.sh $(FLAVOUR) $(DEMO_ARCH) shell
 

@@ -2,26 +2,48 @@
 # SPDX-License-Identifier: GPL-2.0
 # check.sh: the test command (make check).  For each architecture of
 # ARCHES and the flavour FLAVOUR: build, KUnit, guest integration tests;
-# for `ours` also checkpatch --strict over the exported series and sparse
-# over our C files.  Every check prints "<KIND> <name> PASS|FAIL"; the run
-# ends with "N passed, N failed" and exits non-zero on any failure.
+# for `ours` also the staged tree's check, sparse over our C files and
+# headers, checkpatch --strict over the exported series, the docs.
+# First of all, the harness's own self-test.
+#
+# Every check prints "<KIND> <name> PASS|FAIL|SKIP [detail]" and lands in
+# $KP_BUILD/check-FLAVOUR.results.  At the end inventory.py compares the
+# cases that ran with tools/testing/kprobes/inventory (a case expected
+# and missing fails, a case that ran and is not listed fails, a skip the
+# inventory does not allow fails), lists the skipped and failed cases and
+# prints the closing line "N passed, N failed, N skipped"; the exit
+# status is non-zero unless 0 failed.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 fl=${FLAVOUR:-ours}
 arches=${ARCHES:-x86_64 arm64}
+export ARCHES=$arches
 kp_check_flavour "$fl"
 res=$KP_BUILD/check-$fl.results
 mkdir -p "$KP_BUILD"
-: > "$res"
+echo "# kprobes check: flavour=$fl arches=${arches// /,} started=$(date -u +%Y-%m-%dT%H:%M:%SZ)" > "$res"
 say() { echo "$*" | tee -a "$res"; }
+# prefix ARCH KIND...: put "ARCH:" before the names of these kinds' lines
+prefix() {
+	local arch=$1 kinds
+	shift
+	kinds=$(IFS='|'; echo "$*")
+	sed -E "s/^($kinds) /\\1 $arch:/"
+}
 t0=$(date +%s)
+
+# The harness itself: its parsers and its accounting, on crafted logs.
+"$KP_TOOLS/selftest/run.sh" 2>&1 | grep -E '^(SELFTEST |  )' | tee -a "$res"
 
 if ! "$KP_TOOLS/deps.sh"; then
 	say "CHECK deps FAIL"
 else
 	say "CHECK deps PASS"
 fi
+echo "# base: $(kp_base_used)" >> "$res"
+kp_log "base: $(kp_base_used)"
 
+staged=0
 for arch in $arches; do
 	kp_log "=== $fl $arch"
 	if "$KP_TOOLS/build.sh" "$fl" "$arch"; then
@@ -30,11 +52,12 @@ for arch in $arches; do
 		say "CHECK build.$fl.$arch FAIL"
 		continue
 	fi
-	if [ "$fl" = ours ]; then
-		say "CHECK staging.no-upstream-files.$arch PASS"
+	if [ "$fl" = ours ] && [ $staged = 0 ]; then
+		"$KP_TOOLS/no-upstream.sh" | tee -a "$res"
+		staged=1
 	fi
-	"$KP_TOOLS/kunit.sh" "$fl" "$arch" | sed "s/^KUNIT /KUNIT $arch:/" | tee -a "$res"
-	"$KP_TOOLS/itest.sh" "$fl" "$arch" | sed "s/^KPTEST /KPTEST $arch:/" | tee -a "$res"
+	"$KP_TOOLS/kunit.sh" "$fl" "$arch" | prefix "$arch" KUNIT | tee -a "$res"
+	"$KP_TOOLS/itest.sh" "$fl" "$arch" | prefix "$arch" KPTEST | tee -a "$res"
 	if [ "$fl" = ours ]; then
 		"$KP_TOOLS/sparse.sh" "$arch" | tee -a "$res"
 	fi
@@ -72,10 +95,8 @@ if [ "$fl" = ours ]; then
 	"$KP_TOOLS/bench.sh" --smoke 2>/dev/null | grep '^BENCH ' | tee -a "$res" || true
 fi
 
-pass=$(grep -c ' PASS' "$res")
-failn=$(grep -c ' FAIL' "$res")
 echo
-grep ' FAIL' "$res" | sed 's/^/failed: /'
 kp_log "check of $fl (${arches}) took $(( $(date +%s) - t0 ))s"
-echo "$pass passed, $failn failed"
-[ "$failn" = 0 ] && [ "$pass" -gt 0 ]
+# The inventory's verdicts (appended to the results), the skipped and
+# failed cases by name, the base, and the closing line.
+python3 "$KP_TOOLS/inventory.py" check --flavour "$fl" --arches "$arches" "$res"

@@ -87,8 +87,11 @@ class Entry:
 def read_inventory(path):
     """Returns (header lines, {(kind, name): Entry}, errors)."""
     header, entries, errors = [], {}, []
-    with open(path) as f:
-        lines = f.read().splitlines()
+    try:
+        with open(path) as f:
+            lines = f.read().splitlines()
+    except OSError as e:
+        return header, entries, ['%s: %s' % (path, e.strerror)]
     for n, line in enumerate(lines, 1):
         body, _, reason = line.partition('#')
         if not body.strip():

@@ -1,0 +1,223 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# selftest/run.sh: the harness's own test.  Feeds its parsers and its
+# accounting crafted logs, and expects them to fail what must fail:
+#
+#  - every pattern of kernel-reports has a sample, and each sample line,
+#    dropped into a clean KUnit log and a clean guest log, fails both
+#    kunit-results.py and itest-results.sh (the clean logs pass);
+#  - KUnit logs with a failing case (its assertion text is shown), a
+#    missing case, a skipped case, a crash in the middle of a suite;
+#  - guest logs without an end marker, without a boot;
+#  - the inventory: a missing case, a case it does not list, a skip it
+#    does not allow (all FAIL), an allowed skip (counted as skipped), the
+#    closing line, and update followed by check (0 failed);
+#  - the staged tree check: a surviving upstream file, a file differing
+#    from ours, our file.
+#
+# One "SELFTEST <name> PASS|FAIL [why]" line per check; exit 1 if any
+# failed.  Quick (seconds), so make check runs it first.
+set -uo pipefail
+. "$(dirname "$0")/../lib.sh"
+ST=$KP_TOOLS/selftest
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+nfail=0
+ok() { echo "SELFTEST $1 PASS"; }
+bad() {
+	echo "SELFTEST $1 FAIL ${2:-}"
+	nfail=$((nfail + 1))
+}
+# expect NAME WANT_RC CMD...: CMD's exit status must be WANT_RC (0 or 1)
+expect_rc() {
+	local n=$1 want=$2 rc
+	shift 2
+	"$@" > "$tmp/out" 2>&1
+	rc=$?
+	[ "$rc" -gt 1 ] && rc=2
+	if [ "$rc" = "$want" ]; then ok "$n"; else bad "$n" "(exit $rc, want $want: $(head -c 300 "$tmp/out" | tr '\n' ' '))"; fi
+}
+# has NAME REGEX: the last command's output has a line matching REGEX
+has() {
+	if grep -qE -- "$2" "$tmp/out"; then ok "$1"; else bad "$1" "(no line matching '$2')"; fi
+}
+hasnt() {
+	if grep -qE -- "$2" "$tmp/out"; then bad "$1" "(a line matches '$2')"; else ok "$1"; fi
+}
+kunit() { python3 "$KP_TOOLS/kunit-results.py" "$@"; }
+guest() { "$KP_TOOLS/itest-results.sh" "$@"; }
+
+# 1. Kernel reports: each pattern has a sample, each sample matches its
+#    pattern, and fails both parsers: kunit-results.py's parse() (one
+#    Python run for all samples) and the guest side's KP_BAD_RE; then
+#    each parser end to end on one sample.
+mapfile -t pats < <(grep -v -e '^#' -e '^[[:space:]]' -e '^$' "$KP_REPORTS")
+[ ${#pats[@]} -ge 20 ] && ok reports.patterns || bad reports.patterns "(only ${#pats[@]} patterns)"
+python3 - "$KP_TOOLS" "$ST/kunit-clean.log" > "$tmp/samples" <<'EOF2' || bad reports.parse "(the check itself failed)"
+import importlib.util, re, sys
+spec = importlib.util.spec_from_file_location('kr', sys.argv[1] + '/kunit-results.py')
+kr = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(kr)
+bad_re = kr.report_patterns()
+clean = open(sys.argv[2]).read()
+pat, counts = None, {}
+for line in open(sys.argv[1] + '/kernel-reports'):
+    line = line.rstrip('\n')
+    if not line or line.startswith('#'):
+        continue
+    if line[0] not in ' \t':
+        pat = line
+        counts.setdefault(pat, 0)
+        continue
+    s = line.strip()
+    counts[pat] += 1
+    if not re.search(pat, s):
+        st = 'nomatch'
+    else:
+        text = clean.replace('kpt_by_symbol: probed kpt_target2 at its entry\n',
+                             'kpt_by_symbol: probed kpt_target2 at its entry\n'
+                             '[    1.400050] %s\n' % s)
+        st = 'ok' if kr.parse(text, bad_re)[2] else 'kunit-passes'
+    print('%s\t%s\t%s' % (st, pat, s))
+for p, n in counts.items():
+    if not n:
+        print('nosample\t%s\t' % p)
+EOF2
+i=0
+while IFS=$'\t' read -r st pat sample; do
+	i=$((i + 1))
+	case $st in
+	nosample) bad "reports.sample.$i" "(pattern '$pat' has no sample line)" ;;
+	nomatch) bad "reports.sample.$i" "(sample '$sample' does not match its pattern '$pat')" ;;
+	kunit-passes) bad "reports.sample.$i" "(kunit-results.py finds no report in '$sample')" ;;
+	*)
+		if echo "[    5.000000] $sample" | grep -qaE "$KP_BAD_RE"; then
+			ok "reports.sample.$i"
+		else
+			bad "reports.sample.$i" "(KP_BAD_RE misses '$sample')"
+		fi
+		;;
+	esac
+	last=$sample
+done < "$tmp/samples"
+[ "$i" -ge "${#pats[@]}" ] || bad reports.samples "($i samples for ${#pats[@]} patterns)"
+expect_rc reports.clean-kunit-log-passes 0 kunit "$ST/kunit-clean.log"
+expect_rc reports.clean-guest-log-passes 0 guest "$ST/guest-clean.log" 0
+sed "/kpt_by_symbol: probed/a [    1.400050] $last" "$ST/kunit-clean.log" > "$tmp/k.log"
+expect_rc reports.kunit-log-with-report 1 kunit "$tmp/k.log"
+has reports.kunit-log-with-report-named '^KUNIT run\.kernel-reports FAIL'
+sed "/KPTEST events.add-p/a [    5.000000] $last" "$ST/guest-clean.log" > "$tmp/g.log"
+expect_rc reports.guest-log-with-report 1 guest "$tmp/g.log" 0
+has reports.guest-log-with-report-named '^KPTEST guest\.kernel-clean FAIL'
+
+# 2. KUnit logs.
+expect_rc kunit.failing-case 1 kunit "$ST/kunit-fail.log"
+has kunit.failing-case-named '^KUNIT kprobes_core\.kpt_errors FAIL'
+has kunit.failing-case-file-line '^    # kpt_errors: EXPECTATION FAILED at lib/test_kprobes\.c:287$'
+has kunit.failing-case-expected 'Expected register_kprobe\(&kp\) == KPT_JUMP_LABEL_ERRNO'
+has kunit.failing-case-actual 'register_kprobe\(&kp\) == -22'
+expect_rc kunit.skipped-case 0 kunit "$ST/kunit-skip.log"
+has kunit.skipped-case-reason '^KUNIT kprobes_core\.kpt_errors SKIP CONFIG_JUMP_LABEL is off$'
+expect_rc kunit.crash-mid-suite 1 kunit "$ST/kunit-crash.log"
+has kunit.crash-mid-suite-incomplete '^KUNIT run\.kprobes_core\.incomplete FAIL'
+has kunit.crash-mid-suite-report '^KUNIT run\.kernel-reports FAIL'
+expect_rc kunit.param-names 0 kunit "$ST/kunit-clean.log"
+has kunit.param-names-one-word '^KUNIT kprobes_arm64\.kprobes_arm64_insn\.inside_ldxr/stxr PASS$'
+printf 'boot failed\n' > "$tmp/empty.log"
+expect_rc kunit.no-tests 1 kunit "$tmp/empty.log"
+
+# 3. Guest logs.
+expect_rc guest.no-end-marker 1 guest "$ST/guest-noend.log" 0
+has guest.no-end-marker-not-clean '^KPTEST guest\.kernel-clean FAIL'
+expect_rc guest.no-boot 1 guest "$ST/guest-noboot.log" 0
+has guest.no-boot-not-clean '^KPTEST guest\.kernel-clean FAIL'
+expect_rc guest.clean 0 guest "$ST/guest-clean.log" 0
+has guest.clean-passes '^KPTEST guest\.kernel-clean PASS$'
+
+# 4. The inventory and the accounting.  results FLAVOUR KUNIT_LOG GUEST_LOG
+results() {
+	{
+		echo "# kprobes check: flavour=$1 arches=x86_64"
+		echo "# base: Debian linux-source-6.12 6.12.117-1~deb12u1"
+		echo "SELFTEST something PASS"
+		kunit "$2" | sed -E 's/^KUNIT /KUNIT x86_64:/'
+		guest "$3" 0 | sed -E 's/^KPTEST /KPTEST x86_64:/'
+	} > "$tmp/res"
+}
+inv() { python3 "$KP_TOOLS/inventory.py" --inventory "$tmp/inv" "$@"; }
+cp "$ST/inventory.test" "$tmp/inv"
+expect_rc inventory.lint-real 0 python3 "$KP_TOOLS/inventory.py" lint
+results ours "$ST/kunit-clean.log" "$ST/guest-clean.log"
+expect_rc inventory.clean 0 inv check "$tmp/res"
+has inventory.closing-line '^11 passed, 0 failed, 0 skipped$'
+has inventory.base-named '^base: Debian linux-source-6.12 6\.12\.117-1~deb12u1$'
+results ours "$ST/kunit-missing.log" "$ST/guest-clean.log"
+expect_rc inventory.missing-case 1 inv check "$tmp/res"
+has inventory.missing-case-named '^INVENTORY x86_64:KUNIT:kprobes_core\.kpt_by_symbol FAIL \(did not run'
+has inventory.missing-case-counted '^10 passed, 1 failed, 0 skipped$'
+if tail -n 1 "$tmp/res" | grep -q '^INVENTORY x86_64:KUNIT:kprobes_core.kpt_by_symbol FAIL'; then
+	ok inventory.missing-case-appended
+else
+	bad inventory.missing-case-appended "(not appended to the results)"
+fi
+results ours "$ST/kunit-clean.log" "$ST/guest-noend.log"
+expect_rc inventory.guest-died 1 inv check "$tmp/res"
+has inventory.guest-died-named '^INVENTORY x86_64:KPTEST:opt\.add-entry FAIL \(did not run'
+# a suite gone: one line for it, naming its cases
+sed -e '/# Subtest: kprobes_arm64$/,/ok 2 kprobes_arm64$/d' -e 's/^\(\[[ 0-9.]*\]\) 1\.\.2$/\1 1..1/' \
+	"$ST/kunit-clean.log" > "$tmp/k.log"
+sed -i '/^KPTEST  debugfs/d' "$tmp/inv"
+results ours "$tmp/k.log" "$ST/guest-clean.log"
+expect_rc inventory.suite-missing 1 inv check "$tmp/res"
+has inventory.suite-missing-one-line '^INVENTORY x86_64:KUNIT:kprobes_arm64\.\* FAIL \(the whole suite is missing: 3 cases'
+has inventory.unexpected-case '^INVENTORY x86_64:KPTEST:debugfs\.list-exists FAIL \(ran, but the inventory does not list it'
+has inventory.unexpected-says-how 'inventory\.py update'
+cp "$ST/inventory.test" "$tmp/inv"
+results ours "$ST/kunit-skip.log" "$ST/guest-clean.log"
+expect_rc inventory.forbidden-skip 1 inv check "$tmp/res"
+has inventory.forbidden-skip-named '^INVENTORY x86_64:KUNIT:kprobes_core\.kpt_errors FAIL \(SKIP \(CONFIG_JUMP_LABEL is off\), but it must run on ours x86_64'
+has inventory.forbidden-skip-counted '^10 passed, 1 failed, 0 skipped$'
+sed -i 's|^\(KUNIT   kprobes_core.kpt_errors  *\)ours:x86_64$|\1ours:x86_64:skip  # selftest: allowed here|' "$tmp/inv"
+results ours "$ST/kunit-skip.log" "$ST/guest-clean.log"
+expect_rc inventory.allowed-skip 0 inv check "$tmp/res"
+has inventory.allowed-skip-listed '^  KUNIT x86_64:kprobes_core\.kpt_errors SKIP CONFIG_JUMP_LABEL is off   \[inventory: selftest: allowed here\]$'
+has inventory.allowed-skip-counted '^10 passed, 0 failed, 1 skipped$'
+printf 'KUNIT kprobes_core.x ours:x86_64:skip\n' > "$tmp/inv"
+expect_rc inventory.skip-needs-reason 1 inv lint
+results ours "$ST/kunit-fail.log" "$ST/guest-clean.log"
+cp "$ST/inventory.test" "$tmp/inv"
+expect_rc inventory.failing-case 1 inv check "$tmp/res"
+has inventory.failing-case-assertion '^      # kpt_errors: EXPECTATION FAILED at lib/test_kprobes\.c:287$'
+has inventory.failing-case-counted '^10 passed, 1 failed, 0 skipped$'
+# update from a run, then the same run checks clean; the other flavour's
+# entries stay.
+printf '# header\n' > "$tmp/inv"
+printf 'KUNIT kprobes_core.kpt_gone ours:x86_64 upstream:x86_64\n' >> "$tmp/inv"
+results ours "$ST/kunit-clean.log" "$ST/guest-clean.log"
+expect_rc inventory.update 0 inv update "$tmp/res"
+has inventory.update-removes '^removed: KUNIT kprobes_core\.kpt_gone ours:x86_64$'
+expect_rc inventory.update-then-check 0 inv check --no-append "$tmp/res"
+if grep -q '^KUNIT   kprobes_core.kpt_gone  *upstream:x86_64$' "$tmp/inv" &&
+   grep -q '^# header$' "$tmp/inv"; then
+	ok inventory.update-keeps-others
+else
+	bad inventory.update-keeps-others "($(tr '\n' '|' < "$tmp/inv" | head -c 300))"
+fi
+
+# 5. The staged tree: only our files where upstream's were.
+mkdir -p "$tmp/root/kernel" "$tmp/src/kernel" "$tmp/src/include/linux"
+printf 'kernel/kprobes.c\ninclude/linux/kprobes.h\narch/x86/kernel/kprobes/*\n' > "$tmp/list"
+echo ours > "$tmp/root/kernel/kprobes.c"
+echo ours > "$tmp/src/kernel/kprobes.c"
+: > "$tmp/src/.kp-staged"
+expect_rc staged.ours-only 0 "$KP_TOOLS/no-upstream.sh" "$tmp/src" "$tmp/root" "$tmp/list"
+echo upstream > "$tmp/src/include/linux/kprobes.h"
+expect_rc staged.upstream-survivor 1 "$KP_TOOLS/no-upstream.sh" "$tmp/src" "$tmp/root" "$tmp/list"
+has staged.upstream-survivor-named 'include/linux/kprobes\.h: not ours'
+rm "$tmp/src/include/linux/kprobes.h"
+echo stale > "$tmp/src/kernel/kprobes.c"
+expect_rc staged.differs 1 "$KP_TOOLS/no-upstream.sh" "$tmp/src" "$tmp/root" "$tmp/list"
+rm "$tmp/src/.kp-staged"
+expect_rc staged.not-staged 1 "$KP_TOOLS/no-upstream.sh" "$tmp/src" "$tmp/root" "$tmp/list"
+
+[ $nfail = 0 ]
