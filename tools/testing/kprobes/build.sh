@@ -34,6 +34,8 @@ stamp=$obj/.kp-build-start
 touch "$stamp"
 total=$(cat "$obj/.kp-objcount" 2>/dev/null || true)
 (
+	# (find fails when make removes a file under its feet: not fatal)
+	set +e +o pipefail
 	while sleep "${KP_PROGRESS:-30}"; do
 		n=$(find "$obj" -name '*.o' -newer "$stamp" 2>/dev/null | wc -l)
 		kp_log "building $fl $arch: $n objects compiled in $(( $(date +%s) - start ))s${total:+ (the whole kernel has $total)}"

@@ -160,7 +160,9 @@ def read_results(path):
                               if '=' in kv)
                 continue
             m = RESULT_RE.match(line)
-            if not m or m.group(1).endswith('-REPORT'):
+            # INVENTORY lines are this script's verdicts: made anew
+            if not m or m.group(1).endswith('-REPORT') or \
+                    m.group(1) == 'INVENTORY':
                 continue
             res.append((m.group(1), m.group(2), m.group(3), m.group(4) or '',
                         n))
@@ -263,8 +265,11 @@ def check(args):
     for line in inv_lines:
         print(line)
     if not args.no_append:
-        with open(args.results, 'a') as f:
-            for line in inv_lines:
+        with open(args.results, errors='replace') as f:
+            old = [l for l in f.read().splitlines()
+                   if not l.startswith('INVENTORY ')]
+        with open(args.results, 'w') as f:
+            for line in old + inv_lines:
                 f.write(line + '\n')
     # The accounting: every result line counts once.
     passed, failed, skipped = [], [], []

@@ -36,7 +36,10 @@ KP_BAD_RE=$(grep -v -e '^#' -e '^[[:space:]]' -e '^$' "$KP_REPORTS" | paste -sd 
 kp_base_used() {
 	local v
 	v=$(cat "$KP_BASE_DIR/.version" 2>/dev/null) || v="$KP_BASE_VERSION (not extracted)"
-	echo "Debian $KP_BASE_PKG $v"
+	case $v in
+	"$KP_BASE_VERSION"*) echo "Debian $KP_BASE_PKG $v" ;;
+	*) echo "Debian $KP_BASE_PKG $v (NOT the pinned $KP_BASE_VERSION, which Debian no longer serves)" ;;
+	esac
 }
 
 kp_log() { printf '[kprobes] %s\n' "$*" >&2; }
