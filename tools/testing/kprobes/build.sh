@@ -42,14 +42,14 @@ total=$(cat "$obj/.kp-objcount" 2>/dev/null || true)
 	done
 ) &
 ticker=$!
-trap 'kill $ticker 2>/dev/null' EXIT
+trap 'kill $ticker 2>/dev/null || true' EXIT
 if ! (cd "$src" && python3 tools/testing/kunit/kunit.py build "${args[@]}") > "$log" 2>&1; then
-	kill $ticker 2>/dev/null
+	kill $ticker 2>/dev/null || true
 	grep -E 'error|Error|ERROR' "$log" | head -40 >&2 || true
 	tail -20 "$log" >&2
 	kp_die "kernel build failed: $fl $arch"
 fi
-kill $ticker 2>/dev/null
+kill $ticker 2>/dev/null || true
 find "$obj" -name '*.o' 2>/dev/null | wc -l > "$obj/.kp-objcount"
 # Out-of-tree modules: copied to the object tree so the repository stays clean.
 ext=$obj/kp-modules
