@@ -215,12 +215,13 @@ def check(args):
         if e is None or where not in e.where:
             if status in FAIL:
                 continue        # a failure already, and said so
+            add = ('add "%s:%s" to its line' % (fl, arch) if e else
+                   'add the line "%s %s %s:%s"' % (kind, case, fl, arch))
             inv_lines.append(
                 'INVENTORY %s:%s:%s FAIL (ran, but the inventory does not '
-                'list it for %s %s: add "%s:%s" to its line in '
-                'tools/testing/kprobes/inventory, or run %s)' %
-                (arch, kind, case, fl, arch, fl, arch,
-                 how_to_update(args.results)))
+                'list it for %s %s: %s in tools/testing/kprobes/inventory, '
+                'or run %s)' %
+                (arch, kind, case, fl, arch, add, how_to_update(args.results)))
         elif status in SKIP and not e.where[where]:
             forbidden.add(n)
             inv_lines.append(
