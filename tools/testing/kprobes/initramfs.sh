@@ -37,9 +37,9 @@ cp "$ft/ftracetest" "$root/guest/ftrace/"
 cp "$ft/test.d/functions" "$root/guest/ftrace/test.d/"
 cp -r "$ft/test.d/kprobe" "$root/guest/ftrace/test.d/"
 krel=$(cat "$obj/include/config/kernel.release")
-if [ -f "$obj/samples/ftrace/trace-printk.ko" ]; then
+if [ -f "$obj/samples/trace_printk/trace-printk.ko" ]; then
 	mkdir -p "$root/lib/modules/$krel/extra"
-	cp "$obj/samples/ftrace/trace-printk.ko" "$root/lib/modules/$krel/extra/"
+	cp "$obj/samples/trace_printk/trace-printk.ko" "$root/lib/modules/$krel/extra/"
 fi
 echo kpguest > "$root/etc/hostname"
 echo 'root:x:0:0:root:/root:/bin/sh' > "$root/etc/passwd"
