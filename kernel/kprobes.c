@@ -926,10 +926,17 @@ kprobe_opcode_t * __weak arch_adjust_kprobe_addr(unsigned long addr,
 	return (kprobe_opcode_t *)(addr + offset);
 }
 
+/*
+ * The address @addr or @sym, plus @offset, judged on its own: @offset may
+ * take it past the end of @sym (perf probe writes "_text+OFFSET", and
+ * "sym+size" is the next function's first byte); what counts is the
+ * function it lands in.  The caller checks that it is text and an
+ * instruction boundary there.
+ */
 static kprobe_opcode_t *resolve_addr(kprobe_opcode_t *addr, const char *sym,
 				     unsigned long offset, bool *on_entry)
 {
-	unsigned long start, size, off;
+	unsigned long base, where, size, off;
 	char name[KSYM_NAME_LEN];
 	char *modname;
 
@@ -941,17 +948,17 @@ static kprobe_opcode_t *resolve_addr(kprobe_opcode_t *addr, const char *sym,
 		if (!addr)
 			return ERR_PTR(-ENOENT);
 	}
+	base = (unsigned long)addr;
+	/* An offset that wraps around the address space is no location. */
+	if (check_add_overflow(base, offset, &where))
+		return ERR_PTR(-EINVAL);
 	/* No symbol covers it (a user address, a hole): not kernel text. */
-	if (!kallsyms_lookup((unsigned long)addr, &size, &off, &modname, name))
+	if (!kallsyms_lookup(where, &size, &off, &modname, name))
 		return ERR_PTR(-EINVAL);
 	/* Nor is the padding or CFI preamble in front of a function. */
 	if (str_has_prefix(name, "__pfx_") || str_has_prefix(name, "__cfi_"))
 		return ERR_PTR(-EINVAL);
-	/* The offset must stay inside the function it is counted from. */
-	if (offset >= size - off)
-		return ERR_PTR(-EINVAL);
-	start = (unsigned long)addr - off;
-	return arch_adjust_kprobe_addr(start, off + offset, on_entry);
+	return arch_adjust_kprobe_addr(where - off, off, on_entry);
 }
 
 /**
@@ -1162,9 +1169,12 @@ static int register_at(struct kprobe *p, kprobe_opcode_t *addr, bool on_entry)
  *
  * Set KPROBE_FLAG_DISABLED in @p->flags to register without arming.
  *
+ * @symbol_name (or @addr) plus @offset may land in another function than
+ * @symbol_name: the address is judged on its own.
+ *
  * Return: 0, or -EINVAL (bad location, both or neither of @addr and
- * @symbol_name, @offset past the end of the function, blacklisted, not
- * text, already registered, instruction cannot be probed), -ENOENT
+ * @symbol_name, @offset wrapping around, blacklisted, not text, already
+ * registered, instruction cannot be probed), -ENOENT
  * (unknown symbol, module going away), -EILSEQ (not an instruction
  * boundary), -EBUSY (jump label, static call or alternatives site, a
  * second jprobe on a function), -ENOMEM, -EAGAIN (too early in boot).
@@ -1583,7 +1593,7 @@ static void show_probe(struct seq_file *m, struct kprobe_site *site,
 		   kprobe_gone(p) ? " [GONE]" : "",
 		   (p->flags & KPROBE_FLAG_DISABLED) && !kprobe_gone(p) ?
 		   " [DISABLED]" : "",
-		   kprobe_optimized(&site->kp) ? " [OPTIMIZED]" : "",
+		   kprobe_opt_committed(&site->kp) ? " [OPTIMIZED]" : "",
 		   kprobe_ftrace(&site->kp) ? " [FTRACE]" : "");
 }
 

@@ -65,6 +65,9 @@ static inline int kprobe_ftrace_batch_end(void)
  *                         it blocked may be optimized;
  *  kprobe_opt_release()   after a grace period, before the site is freed;
  *  kprobe_opt_gone()      the site's text is being freed.
+ * and asks it:
+ *  kprobe_opt_committed() the site is a jump or queued to become one
+ *                         (kprobes/list shows it [OPTIMIZED]).
  */
 void kprobe_opt_arming(kprobe_opcode_t *addr);
 void kprobe_opt_update(struct kprobe *sp, bool allowed);
@@ -72,6 +75,7 @@ void kprobe_opt_disarm(struct kprobe *sp);
 void kprobe_opt_retire(struct kprobe *sp);
 void kprobe_opt_release(struct kprobe *sp);
 void kprobe_opt_gone(struct kprobe *sp);
+bool kprobe_opt_committed(struct kprobe *sp);
 #else
 static inline void kprobe_opt_arming(kprobe_opcode_t *addr)
 {
@@ -95,6 +99,11 @@ static inline void kprobe_opt_release(struct kprobe *sp)
 
 static inline void kprobe_opt_gone(struct kprobe *sp)
 {
+}
+
+static inline bool kprobe_opt_committed(struct kprobe *sp)
+{
+	return false;
 }
 #endif
 

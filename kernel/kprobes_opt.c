@@ -48,6 +48,7 @@
 static LIST_HEAD(opt_all);	/* every struct optimized_kprobe */
 static LIST_HEAD(opt_queue);	/* QUEUED, waiting for the optimizer */
 static bool opt_enabled = true;	/* debug.kprobes-optimization */
+static unsigned int opt_nqueued;	/* ops in KPROBE_OPT_QUEUED */
 
 static void optimizer(struct work_struct *work);
 static DECLARE_DELAYED_WORK(optimizer_work, optimizer);
@@ -92,6 +93,9 @@ static struct optimized_kprobe *op_create(struct kprobe *sp)
 
 static void set_state(struct optimized_kprobe *op, int state)
 {
+	lockdep_assert_held(&kprobe_mutex);
+	opt_nqueued += (state == KPROBE_OPT_QUEUED) -
+		       (op->state == KPROBE_OPT_QUEUED);
 	WRITE_ONCE(op->state, state);
 }
 
@@ -216,6 +220,27 @@ void kprobe_opt_retire(struct kprobe *sp)
 		if (op->kp != sp && op->state == KPROBE_OPT_IDLE &&
 		    arch_within_optimized_kprobe(op, (unsigned long)sp->addr))
 			op_evaluate(op);
+}
+
+/*
+ * Is @sp's site optimized, or committed to be: queued for the optimizer,
+ * which writes the jump after an RCU-tasks grace period unless something
+ * needs the breakpoint back first (and then takes it off the queue, under
+ * kprobe_mutex, before that change is visible).  On x86 its breakpoint
+ * hits already continue in the detour buffer meanwhile.
+ */
+bool kprobe_opt_committed(struct kprobe *sp)
+{
+	struct optimized_kprobe *op;
+
+	lockdep_assert_held(&kprobe_mutex);
+	if (kprobe_optimized(sp))
+		return true;
+	/* kprobes/list asks for every site: walk the ops only when needed. */
+	if (!opt_nqueued)
+		return false;
+	op = find_op(sp);
+	return op && !op->retired && op->state == KPROBE_OPT_QUEUED;
 }
 
 static void op_free_rcu(struct rcu_head *head)

@@ -259,17 +259,20 @@ static void kpt_errors(struct kunit *test)
 	memset(&kp, 0, sizeof(kp));
 	kp.addr = (kprobe_opcode_t *)0x10000UL;
 	KUNIT_EXPECT_EQ(test, register_kprobe(&kp), -EINVAL);
-	/* an offset past the end of the function */
-	KUNIT_ASSERT_TRUE(test, kallsyms_lookup_size_offset((unsigned long)kpt_target1,
-							    &end, &off));
+	/*
+	 * an offset that wraps around the address space (on arm64 the
+	 * symbol's does not wrap, it lands where no text is)
+	 */
+	memset(&kp, 0, sizeof(kp));
+	kp.addr = (kprobe_opcode_t *)(ULONG_MAX - 3);
+	kp.offset = 8;
+	KUNIT_EXPECT_EQ(test, register_kprobe(&kp), -EINVAL);
 	memset(&kp, 0, sizeof(kp));
 	kp.symbol_name = "kpt_target1";
-	kp.offset = end;
+	kp.offset = UINT_MAX;
 	KUNIT_EXPECT_EQ(test, register_kprobe(&kp), -EINVAL);
-	memset(&kp, 0, sizeof(kp));
-	kp.addr = (kprobe_opcode_t *)kpt_target1;
-	kp.offset = end + 16;
-	KUNIT_EXPECT_EQ(test, register_kprobe(&kp), -EINVAL);
+	KUNIT_EXPECT_EQ(test, kprobe_on_func_entry(NULL, "kpt_target1", UINT_MAX),
+			-EINVAL);
 	/* unregistering a probe that was never registered changes nothing */
 	memset(&kp, 0, sizeof(kp));
 	kp.addr = (kprobe_opcode_t *)kpt_target1;
@@ -325,6 +328,53 @@ static void kpt_jump_label(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kpt_keyed(1), 1);
 	KUNIT_EXPECT_EQ(test, kst.pre, 0);
 	KUNIT_EXPECT_NULL(test, kpt_get((void *)a));
+}
+
+/*
+ * symbol + offset is judged where it lands, whichever function that is:
+ * "_text+OFFSET" (what perf probe writes) and "sym+N" with N the distance
+ * to another function's first byte are that function's entry.
+ */
+static void kpt_sym_offset(struct kunit *test)
+{
+	unsigned long text = kallsyms_lookup_name("_text");
+	unsigned long t1 = (unsigned long)kpt_target1;
+	unsigned long t2 = (unsigned long)kpt_target2;
+	struct kprobe kp = { .pre_handler = kpt_simple_pre };
+	unsigned long size, off;
+
+	KUNIT_ASSERT_NE(test, text, 0UL);
+	KUNIT_ASSERT_GT(test, t2, text);
+	kpt_reset();
+	kp.symbol_name = "_text";
+	kp.offset = t2 - text;
+	KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
+	KUNIT_EXPECT_TRUE(test, kallsyms_lookup_size_offset((unsigned long)kp.addr,
+							    &size, &off));
+	KUNIT_EXPECT_EQ(test, (unsigned long)kp.addr - off, t2);
+	KUNIT_EXPECT_TRUE(test, kp.flags & KPROBE_FLAG_ON_FUNC_ENTRY);
+	KUNIT_EXPECT_EQ(test, kpt_target2(3), 3 ^ 0x5a);
+	KUNIT_EXPECT_EQ(test, kst.pre, 1);
+	unregister_kprobe(&kp);
+	KUNIT_EXPECT_EQ(test, kprobe_on_func_entry(NULL, "_text", t2 - text), 0);
+
+	/* from the lower of two functions to the other's first byte */
+	kpt_reset();
+	memset(&kp, 0, sizeof(kp));
+	kp.pre_handler = kpt_simple_pre;
+	kp.symbol_name = t1 < t2 ? "kpt_target1" : "kpt_target2";
+	kp.offset = t1 < t2 ? t2 - t1 : t1 - t2;
+	KUNIT_EXPECT_EQ(test,
+			kprobe_on_func_entry(NULL, kp.symbol_name, kp.offset), 0);
+	KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
+	KUNIT_EXPECT_TRUE(test, kallsyms_lookup_size_offset((unsigned long)kp.addr,
+							    &size, &off));
+	KUNIT_EXPECT_EQ(test, (unsigned long)kp.addr - off, max(t1, t2));
+	KUNIT_EXPECT_TRUE(test, kp.flags & KPROBE_FLAG_ON_FUNC_ENTRY);
+	KUNIT_EXPECT_EQ(test, kpt_target1(1), 4);
+	KUNIT_EXPECT_EQ(test, kpt_target2(3), 3 ^ 0x5a);
+	KUNIT_EXPECT_EQ(test, kst.pre, 1);
+	unregister_kprobe(&kp);
 }
 
 static struct kpt_probe agg[3];
@@ -611,6 +661,7 @@ static struct kunit_case kprobes_core_cases[] = {
 	KUNIT_CASE(kpt_by_symbol),
 	KUNIT_CASE(kpt_errors),
 	KUNIT_CASE(kpt_jump_label),
+	KUNIT_CASE(kpt_sym_offset),
 	KUNIT_CASE(kpt_aggregate),
 	KUNIT_CASE(kpt_reentry),
 	KUNIT_CASE(kpt_redirect),
@@ -953,11 +1004,36 @@ static void kpt_x86_refused(struct kunit *test)
 		unregister_kprobe(&kp);
 }
 
+/* "_text+OFFSET" lands in kpt_x86_bad: its instruction boundaries count */
+static void kpt_x86_text_offset(struct kunit *test)
+{
+	unsigned long text = kallsyms_lookup_name("_text");
+	unsigned long bad = (unsigned long)kpt_x86_bad;
+	struct kprobe kp = {};
+
+	KUNIT_ASSERT_NE(test, text, 0UL);
+	/* inside the movabs */
+	kp.symbol_name = "_text";
+	kp.offset = bad + ENDBR_INSN_SIZE + 1 - text;
+	KUNIT_EXPECT_EQ(test, register_kprobe(&kp), -EILSEQ);
+	KUNIT_EXPECT_EQ(test, kprobe_on_func_entry(NULL, "_text", kp.offset),
+			-EINVAL);
+	/* the function's first byte: its entry, after the ENDBR */
+	memset(&kp, 0, sizeof(kp));
+	kp.symbol_name = "_text";
+	kp.offset = bad - text;
+	KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
+	KUNIT_EXPECT_EQ(test, (unsigned long)kp.addr, kpt_entry("kpt_x86_bad"));
+	KUNIT_EXPECT_TRUE(test, kp.flags & KPROBE_FLAG_ON_FUNC_ENTRY);
+	unregister_kprobe(&kp);
+}
+
 static struct kunit_case kprobes_x86_cases[] = {
 	KUNIT_CASE(kpt_x86_boosting),
 	KUNIT_CASE(kpt_x86_emulated),
 	KUNIT_CASE(kpt_x86_flags),
 	KUNIT_CASE(kpt_x86_refused),
+	KUNIT_CASE(kpt_x86_text_offset),
 	{}
 };
 

@@ -58,6 +58,15 @@ for arch in $arches; do
 	fi
 	"$KP_TOOLS/kunit.sh" "$fl" "$arch" | prefix "$arch" KUNIT | tee -a "$res"
 	"$KP_TOOLS/itest.sh" "$fl" "$arch" | prefix "$arch" KPTEST | tee -a "$res"
+	# The base's own tests of kprobes: its KUnit suite (kprobes_test, run
+	# above with ours) and its ftrace selftests for kprobes.
+	grep -q "^KUNIT $arch:kprobes_test\." "$res" ||
+		say "CHECK kunit.base-suite-ran.$arch FAIL"
+	if "$KP_TOOLS/ftracetest.sh" "$fl" "$arch" | tee -a "$res"; then
+		say "CHECK ftracetest.$fl.$arch PASS"
+	else
+		say "CHECK ftracetest.$fl.$arch FAIL"
+	fi
 	if [ "$fl" = ours ]; then
 		"$KP_TOOLS/sparse.sh" "$arch" | tee -a "$res"
 	fi

@@ -29,6 +29,18 @@ done
 for m in "$obj"/kp-bench/*.ko; do
 	[ -f "$m" ] && cp "$m" "$root/guest/modules/"
 done
+# The base's ftrace selftests for kprobes (kpmode=ftracetest), unchanged,
+# and the module one of them loads with modprobe (depmod runs in the guest).
+ft=$(kp_src "$fl")/tools/testing/selftests/ftrace
+mkdir -p "$root/guest/ftrace/test.d"
+cp "$ft/ftracetest" "$root/guest/ftrace/"
+cp "$ft/test.d/functions" "$root/guest/ftrace/test.d/"
+cp -r "$ft/test.d/kprobe" "$root/guest/ftrace/test.d/"
+krel=$(cat "$obj/include/config/kernel.release")
+if [ -f "$obj/samples/trace_printk/trace-printk.ko" ]; then
+	mkdir -p "$root/lib/modules/$krel/extra"
+	cp "$obj/samples/trace_printk/trace-printk.ko" "$root/lib/modules/$krel/extra/"
+fi
 echo kpguest > "$root/etc/hostname"
 echo 'root:x:0:0:root:/root:/bin/sh' > "$root/etc/passwd"
 echo 'nobody:x:65534:65534:nobody:/tmp:/bin/sh' >> "$root/etc/passwd"

@@ -22,6 +22,10 @@
  *                 of every one of them holds a jump: how long since their
  *                 registration began.  They stay until "optfree".
  *   optfree       unregister the probes of "opt"
+ *   jumps         whether the text of the planted probe holds a jump
+ *                 (jumps=1): kprobes/list shows [OPTIMIZED] as soon as
+ *                 the optimizer has the probe queued, before the jump is
+ *                 written
  * The result of the last command is read from the same file, as
  * "key=value" pairs.
  */
@@ -436,6 +440,9 @@ static ssize_t kpb_ctl_write(struct file *file, const char __user *ubuf,
 		ret = kpb_arm(arg[0]);
 		snprintf(kpb_result, sizeof(kpb_result), "kind=%c ret=%d offset=%u\n",
 			 arg[0], ret, kpb_offset);
+	} else if (!strcmp(cmd, "jumps")) {
+		snprintf(kpb_result, sizeof(kpb_result), "jumps=%d\n",
+			 kpb_kind && kpb_text_jumps((unsigned long)kpb_kp.addr));
 	} else if (!strcmp(cmd, "disarm")) {
 		kpb_disarm();
 		snprintf(kpb_result, sizeof(kpb_result), "ret=0\n");

@@ -27,6 +27,10 @@ insmod $KP_MOD/kp_bench.ko || { echo "BENCHRES error=no-module"; exit 0; }
 probe_flags() {
 	grep ' kpb_target+' $KP_DBG/list | grep -o '\[[A-Z]*\]' | tr -d '[]' | tr '\n' ',' 
 }
+# does the text of the planted probe hold a jump (written by the optimizer)
+jumps() {
+	echo jumps > $ctl && [ "$(cat $ctl)" = jumps=1 ]
+}
 # row NAME KIND: arm KIND, time N calls, disarm
 row() {
 	if ! echo "arm $2" > $ctl 2>/dev/null; then
@@ -36,7 +40,9 @@ row() {
 	arm=$(cat $ctl)
 	if [ "$1" = o ]; then
 		i=0
-		while ! probe_flags | grep -q OPTIMIZED && [ $i -lt 100 ]; do
+		# [OPTIMIZED] shows once the probe is queued: wait for the jump.
+		while ! { probe_flags | grep -q OPTIMIZED && jumps; } &&
+			[ $i -lt 100 ]; do
 			sleep 0.1
 			i=$((i + 1))
 		done
