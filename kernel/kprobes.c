@@ -1139,6 +1139,24 @@ static int __register_kprobe(struct kprobe *p)
 	return ret;
 }
 
+/*
+ * The probe that kprobe_register_as() registers right now: only it may
+ * come with a type flag.  Callers set KPROBE_FLAG_DISABLED at most: the
+ * other flags are the core's (a type flag picks the hit path, a plain
+ * kprobe with KPROBE_FLAG_JPROBE would be run as a jprobe).
+ */
+static DEFINE_MUTEX(kprobe_typed_mutex);
+static struct kprobe *kprobe_typed;
+
+static int check_caller_flags(const struct kprobe *p)
+{
+	u32 allowed = KPROBE_FLAG_DISABLED;
+
+	if (p == READ_ONCE(kprobe_typed))
+		allowed |= KPROBE_FLAG_TYPE_MASK;
+	return p->flags & ~allowed ? -EINVAL : 0;
+}
+
 /* Registration proper, kprobe_mutex held: @p is not registered. */
 static int register_at(struct kprobe *p, kprobe_opcode_t *addr, bool on_entry)
 {
@@ -1151,8 +1169,11 @@ static int register_at(struct kprobe *p, kprobe_opcode_t *addr, bool on_entry)
 	p->nmissed = 0;
 	INIT_HLIST_NODE(&p->hlist);
 	ret = __register_kprobe(p);
-	if (ret)
+	if (ret) {
 		INIT_LIST_HEAD(&p->list);
+		/* What registration set does not stay on a failed probe. */
+		p->flags &= KPROBE_FLAG_DISABLED | KPROBE_FLAG_TYPE_MASK;
+	}
 	return ret;
 }
 
@@ -1178,6 +1199,9 @@ int register_kprobe(struct kprobe *p)
 
 	if (!p)
 		return -EINVAL;
+	ret = check_caller_flags(p);
+	if (ret)
+		return ret;
 	if (!READ_ONCE(kprobes_ready))
 		return -EAGAIN;
 	addr = resolve_addr(p->addr, p->symbol_name, p->offset, &on_entry);
@@ -1195,6 +1219,34 @@ int register_kprobe(struct kprobe *p)
 	return ret;
 }
 EXPORT_SYMBOL_GPL(register_kprobe);
+
+/**
+ * kprobe_register_as() - register the entry probe of another probe kind
+ * @p: the probe, with no flag but KPROBE_FLAG_DISABLED
+ * @type: KPROBE_FLAG_RETPROBE or KPROBE_FLAG_JPROBE
+ *
+ * For kernel/kretprobes.c and kernel/jprobes.c: like register_kprobe(),
+ * with @type set on @p while it is registered.
+ *
+ * Return: 0, -EINVAL for other flags in @p->flags or a bad @type, or an
+ * error of register_kprobe().
+ */
+int kprobe_register_as(struct kprobe *p, u32 type)
+{
+	int ret;
+
+	if (!p || (p->flags & ~KPROBE_FLAG_DISABLED) ||
+	    hweight32(type) != 1 || (type & ~KPROBE_FLAG_TYPE_MASK))
+		return -EINVAL;
+	guard(mutex)(&kprobe_typed_mutex);
+	p->flags |= type;
+	WRITE_ONCE(kprobe_typed, p);
+	ret = register_kprobe(p);
+	WRITE_ONCE(kprobe_typed, NULL);
+	if (ret)
+		p->flags &= ~type;
+	return ret;
+}
 
 /**
  * kprobe_unregister_begin() - first half of unregistering a probe
@@ -1254,6 +1306,8 @@ void kprobe_unregister_end(struct kprobe *p)
 	}
 	INIT_LIST_HEAD(&p->list);
 	INIT_HLIST_NODE(&p->hlist);
+	/* Flags of the core and types go: @p may be registered again. */
+	p->flags &= KPROBE_FLAG_DISABLED;
 	mutex_unlock(&kprobe_mutex);
 }
 

@@ -381,6 +381,9 @@ static int kretprobe_check(struct kretprobe *rp, int *nr)
 	if (addr && kallsyms_lookup_size_offset(addr, &size, &off) &&
 	    arch_kretprobe_refused(addr - off))
 		return -EINVAL;
+	/* The caller may set KPROBE_FLAG_DISABLED, no other flag. */
+	if (rp->kp.flags & ~KPROBE_FLAG_DISABLED)
+		return -EINVAL;
 	return 0;
 }
 
@@ -393,8 +396,9 @@ static int kretprobe_check(struct kretprobe *rp, int *nr)
  * @rp->data_size private bytes each, then registers @rp->kp with a
  * pre-handler of ours.  @rp->kp.pre_handler and post_handler are ours.
  *
- * Return: 0 on success; -EINVAL for a NULL @rp or a function we cannot
- * watch (not a function entry, or refused by the architecture), -EBUSY if
+ * Return: 0 on success; -EINVAL for a NULL @rp, a flag other than
+ * KPROBE_FLAG_DISABLED in @rp->kp.flags, or a function we cannot watch
+ * (not a function entry, or refused by the architecture), -EBUSY if
  * @rp is registered already, -E2BIG for a @rp->maxactive over
  * KRETPROBE_INSTANCES_MAX, a @rp->data_size over KRETPROBE_DATA_SIZE_MAX or
  * a pool over KRETPROBE_POOL_BYTES_MAX, -ENOMEM, or an error of
@@ -428,11 +432,8 @@ int register_kretprobe(struct kretprobe *rp)
 	rp->pool = pool;
 	rp->kp.pre_handler = kretprobe_entry;
 	rp->kp.post_handler = NULL;
-#ifdef KPROBE_FLAG_RETPROBE
-	rp->kp.flags |= KPROBE_FLAG_RETPROBE;
-#endif
 
-	ret = register_kprobe(&rp->kp);
+	ret = kprobe_register_as(&rp->kp, KPROBE_FLAG_RETPROBE);
 	if (ret) {
 		rp->pool = NULL;
 		RCU_INIT_POINTER(pool->rp, NULL);

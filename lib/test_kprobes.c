@@ -581,6 +581,85 @@ static void kpt_fault_handler(struct kunit *test)
 	vfree(area);
 }
 
+/*
+ * Flags a caller may set: KPROBE_FLAG_DISABLED only.  The others are the
+ * core's; a type flag on a plain kprobe (KPROBE_FLAG_JPROBE) would send
+ * its hits down another probe kind's path.
+ */
+static const u32 kpt_refused_flags[] = {
+	KPROBE_FLAG_GONE, KPROBE_FLAG_OPTIMIZED, KPROBE_FLAG_FTRACE,
+	KPROBE_FLAG_ON_FUNC_ENTRY, KPROBE_FLAG_RETPROBE, KPROBE_FLAG_JPROBE,
+	KPROBE_FLAG_DISABLED | KPROBE_FLAG_JPROBE, 0x80000000,
+};
+
+static void kpt_caller_flags(struct kunit *test)
+{
+	struct kretprobe rp;
+	struct kprobe kp;
+	int i, ret;
+
+	for (i = 0; i < ARRAY_SIZE(kpt_refused_flags); i++) {
+		memset(&kp, 0, sizeof(kp));
+		kp.addr = (kprobe_opcode_t *)kpt_target1;
+		kp.pre_handler = kpt_simple_pre;
+		kp.flags = kpt_refused_flags[i];
+		ret = register_kprobe(&kp);
+		KUNIT_EXPECT_EQ_MSG(test, ret, -EINVAL, "kprobe flags %#x",
+				    kpt_refused_flags[i]);
+		if (!ret)
+			unregister_kprobe(&kp);
+
+		memset(&rp, 0, sizeof(rp));
+		rp.kp.addr = (kprobe_opcode_t *)kpt_target2;
+		rp.kp.flags = kpt_refused_flags[i];
+		ret = register_kretprobe(&rp);
+		KUNIT_EXPECT_EQ_MSG(test, ret, -EINVAL, "kretprobe flags %#x",
+				    kpt_refused_flags[i]);
+		if (!ret)
+			unregister_kretprobe(&rp);
+	}
+#ifdef CONFIG_JPROBES
+	for (i = 0; i < ARRAY_SIZE(kpt_refused_flags); i++) {
+		struct jprobe jp = {
+			.kp.addr = (kprobe_opcode_t *)kpt_target3,
+			.kp.flags = kpt_refused_flags[i],
+			.entry = kpt_target3,
+		};
+
+		ret = register_jprobe(&jp);
+		KUNIT_EXPECT_EQ_MSG(test, ret, -EINVAL, "jprobe flags %#x",
+				    kpt_refused_flags[i]);
+		if (!ret)
+			unregister_jprobe(&jp);
+	}
+#endif
+
+	/* The one flag callers set; registration's own flags go again. */
+	memset(&kp, 0, sizeof(kp));
+	kp.addr = (kprobe_opcode_t *)kpt_target1;
+	kp.pre_handler = kpt_simple_pre;
+	kp.flags = KPROBE_FLAG_DISABLED;
+	KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
+	KUNIT_EXPECT_EQ(test, enable_kprobe(&kp), 0);
+	kpt_reset();
+	KUNIT_EXPECT_EQ(test, kpt_target1(1), 4);
+	KUNIT_EXPECT_EQ(test, kst.pre, 1);
+	unregister_kprobe(&kp);
+	KUNIT_EXPECT_EQ(test, kp.flags, 0U);
+	KUNIT_EXPECT_EQ(test, register_kprobe(&kp), 0);
+	unregister_kprobe(&kp);
+
+	/* A kretprobe is typed while registered, and registers again. */
+	memset(&rp, 0, sizeof(rp));
+	rp.kp.addr = (kprobe_opcode_t *)kpt_target2;
+	KUNIT_ASSERT_EQ(test, register_kretprobe(&rp), 0);
+	KUNIT_EXPECT_TRUE(test, rp.kp.flags & KPROBE_FLAG_RETPROBE);
+	unregister_kretprobe(&rp);
+	KUNIT_EXPECT_EQ(test, rp.kp.flags, 0U);
+	KUNIT_EXPECT_EQ(test, register_kretprobe(&rp), 0);
+	unregister_kretprobe(&rp);
+}
+
 static struct kunit_case kprobes_core_cases[] = {
 	KUNIT_CASE(kpt_hit_counts),
 	KUNIT_CASE(kpt_by_symbol),
@@ -591,6 +670,7 @@ static struct kunit_case kprobes_core_cases[] = {
 	KUNIT_CASE(kpt_enable_disable),
 	KUNIT_CASE(kpt_batch),
 	KUNIT_CASE(kpt_fault_handler),
+	KUNIT_CASE(kpt_caller_flags),
 	{}
 };
 
