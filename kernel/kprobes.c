@@ -329,6 +329,7 @@ NOKPROBE_SYMBOL(dump_kprobe);
 
 struct slot_page {
 	struct list_head list;
+	struct list_head reap;	/* on the reaper's own list, once off @list */
 	void *base;
 	unsigned int used;
 	unsigned long map[];	/* one bit per slot in use (or dying) */
@@ -499,15 +500,21 @@ static void slot_reaper(struct work_struct *work)
 	list_for_each_entry_safe(sp, sptmp, &c->pages, list) {
 		if (sp->used)
 			continue;
+		/*
+		 * RCU readers (kernel_text_address() from any unwinder,
+		 * kallsyms) may stand on this page and follow ->list.next
+		 * until a grace period has passed: ->list keeps pointing into
+		 * @c->pages, and the reaper collects the page through ->reap.
+		 */
 		list_del_rcu(&sp->list);
-		list_add(&sp->list, &empty);
+		list_add(&sp->reap, &empty);
 	}
 	mutex_unlock(&c->lock);
 	if (list_empty(&empty))
 		return;
 	/* Readers of is_kprobe_insn_slot() may still walk these pages. */
 	synchronize_rcu();
-	list_for_each_entry_safe(sp, sptmp, &empty, list) {
+	list_for_each_entry_safe(sp, sptmp, &empty, reap) {
 		perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL,
 				   (unsigned long)sp->base, PAGE_SIZE, true,
 				   c->name);

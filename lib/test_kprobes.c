@@ -18,6 +18,10 @@
 #include <linux/vmalloc.h>
 #include <linux/uaccess.h>
 #include <linux/module.h>
+#include <linux/kthread.h>
+#include <linux/stacktrace.h>
+#include <linux/delay.h>
+#include <linux/cpumask.h>
 #include <kunit/test.h>
 #ifdef CONFIG_X86
 #include <asm/trapnr.h>
@@ -660,6 +664,105 @@ static void kpt_caller_flags(struct kunit *test)
 	unregister_kretprobe(&rp);
 }
 
+/*
+ * Slot pages are freed while RCU readers walk them: kernel_text_address()
+ * (every unwinder asks it about addresses it meets), kallsyms' listing of
+ * the slot pages, a stack trace.  A reader standing on a page that is
+ * being freed must still find its way to the end of the list.  Under
+ * TCG the vCPUs interleave coarsely, so a reader often stops on a page
+ * while the reaper unlinks it; the rounds make that likely, not certain.
+ * Before the fix the reader followed the page into the reaper's private
+ * list and looped there for ever: this test then hangs (and RCU reports a
+ * stall) instead of passing.
+ */
+#define KPT_REAP_ROUNDS	12
+#define KPT_REAP_SLOTS	2048
+#define KPT_REAP_PAGES	32
+
+struct kpt_reader {
+	unsigned long bogus;
+	atomic_long_t rounds;
+};
+
+static int kpt_slot_reader(void *data)
+{
+	struct kpt_reader *r = data;
+	unsigned long entries[8], value;
+	char sym[KSYM_NAME_LEN], type;
+	unsigned int i;
+
+	while (!kthread_should_stop()) {
+		/* No text there: every slot page list is walked. */
+		kernel_text_address(r->bogus);
+		for (i = 0; !kprobe_get_kallsym(i, &value, &type, sym); i++)
+			;
+		stack_trace_save(entries, ARRAY_SIZE(entries), 0);
+		/* A voluntary sleep now and then lets RCU-tasks (the reaper) on. */
+		if (!(atomic_long_inc_return(&r->rounds) % 256))
+			msleep(1);
+	}
+	return 0;
+}
+
+static void kpt_slot_reaper(struct kunit *test)
+{
+	unsigned long pages[KPT_REAP_PAGES];
+	unsigned int count[KPT_REAP_PAGES];
+	kprobe_opcode_t **slots;
+	struct task_struct *t;
+	struct kpt_reader r;
+	unsigned int full;
+	int cpu, round, i, j, n, np;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs a second CPU");
+	slots = kunit_kcalloc(test, KPT_REAP_SLOTS, sizeof(*slots), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, slots);
+	r.bogus = (unsigned long)slots;
+	atomic_long_set(&r.rounds, 0);
+	cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
+	t = kthread_create(kpt_slot_reader, &r, "kpt_slot_reader");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	kthread_bind(t, cpu);
+	wake_up_process(t);
+
+	for (round = 0; round < KPT_REAP_ROUNDS; round++) {
+		np = 0;
+		for (n = 0; n < KPT_REAP_SLOTS; n++) {
+			slots[n] = get_insn_slot();
+			if (!slots[n])
+				break;
+			for (j = 0; j < np; j++)
+				if (pages[j] == ((unsigned long)slots[n] & PAGE_MASK))
+					break;
+			if (j == np && np < KPT_REAP_PAGES) {
+				pages[np] = (unsigned long)slots[n] & PAGE_MASK;
+				count[np++] = 0;
+			}
+			if (j < np)
+				count[j]++;
+		}
+		if (!n) {
+			KUNIT_FAIL(test, "no instruction slot");
+			break;
+		}
+		for (i = 0; i < n; i++)
+			free_insn_slot(slots[i], 0);
+		/* A page full of our slots goes: wait until it has gone. */
+		for (full = 0, j = 0; j < np; j++)
+			full = max(full, count[j]);
+		for (j = 0; j < np; j++) {
+			if (count[j] != full)
+				continue;
+			while (is_kprobe_insn_slot(pages[j]))
+				msleep(20);
+		}
+	}
+	kthread_stop(t);
+	KUNIT_EXPECT_GT(test, atomic_long_read(&r.rounds), 0L);
+	kunit_info(test, "%ld reader rounds\n", atomic_long_read(&r.rounds));
+}
+
 static struct kunit_case kprobes_core_cases[] = {
 	KUNIT_CASE(kpt_hit_counts),
 	KUNIT_CASE(kpt_by_symbol),
@@ -671,6 +774,7 @@ static struct kunit_case kprobes_core_cases[] = {
 	KUNIT_CASE(kpt_batch),
 	KUNIT_CASE(kpt_fault_handler),
 	KUNIT_CASE(kpt_caller_flags),
+	KUNIT_CASE_SLOW(kpt_slot_reaper),
 	{}
 };
 
