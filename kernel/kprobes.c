@@ -1621,6 +1621,15 @@ static char probe_type(const struct kprobe *p)
 	return 'k';
 }
 
+/*
+ * One line per probe, as tools parse it:
+ *	ADDR  TYPE  SYMBOL+OFFSET  MODULE [FLAGS]
+ * ADDR in 16 hex digits (zeros for readers who may not see addresses),
+ * TYPE k, r or j, MODULE the module's name or a blank for the kernel's
+ * own text, FLAGS [GONE], [DISABLED], [OPTIMIZED] and [FTRACE] with no
+ * space between them.  An address with no symbol any more (freed text)
+ * shows as 0xADDR in place of SYMBOL+OFFSET and MODULE.
+ */
 static void show_probe(struct seq_file *m, struct kprobe_site *site,
 		       struct kprobe *p)
 {
@@ -1629,23 +1638,24 @@ static void show_probe(struct seq_file *m, struct kprobe_site *site,
 	const char *sym;
 	char *modname;
 	void *addr;
+	bool off;
 
 	addr = kallsyms_show_value(m->file->f_cred) ? p->addr : NULL;
 	sym = kallsyms_lookup((unsigned long)p->addr, &size, &offset,
 			      &modname, namebuf);
 	seq_printf(m, "%016lx  %c  ", (unsigned long)addr, probe_type(p));
 	if (sym)
-		seq_printf(m, "%s+0x%lx", sym, offset);
+		seq_printf(m, "%s+0x%lx  %s ", sym, offset, modname ?: " ");
 	else
-		seq_printf(m, "%016lx", (unsigned long)addr);
-	if (sym && modname)
-		seq_printf(m, " [%s]", modname);
+		seq_printf(m, "0x%lx ", (unsigned long)addr);
+	/* Not armed although it should be: its arming failed. */
+	off = (kprobe_disabled(p) && !kprobe_gone(p)) ||
+	      (!kprobe_gone(p) && !site->armed && !kprobes_all_disarmed);
 	seq_printf(m, "%s%s%s%s\n",
-		   kprobe_gone(p) ? " [GONE]" : "",
-		   (p->flags & KPROBE_FLAG_DISABLED) && !kprobe_gone(p) ?
-		   " [DISABLED]" : "",
-		   kprobe_optimized(&site->kp) ? " [OPTIMIZED]" : "",
-		   kprobe_ftrace(&site->kp) ? " [FTRACE]" : "");
+		   kprobe_gone(p) ? "[GONE]" : "",
+		   off ? "[DISABLED]" : "",
+		   kprobe_optimized(&site->kp) ? "[OPTIMIZED]" : "",
+		   kprobe_ftrace(&site->kp) ? "[FTRACE]" : "");
 }
 
 static int list_show(struct seq_file *m, void *v)
@@ -1670,6 +1680,32 @@ static int list_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(list);
 
+/*
+ * One line per blacklisted function, "0xSTART-0xEND\tSYMBOL" (and
+ * " [MODULE]" for a module's): an area (entry text, .kprobes.text...)
+ * shows as the functions in it, as kallsyms sizes them.
+ */
+static void blacklist_show_range(struct seq_file *m, unsigned long start,
+				 unsigned long end, bool show)
+{
+	unsigned long addr = start, size, off, fend;
+
+	while (addr < end) {
+		if (!kallsyms_lookup_size_offset(addr, &size, &off) || !size) {
+			/* No symbol here: the rest of the area as one. */
+			seq_printf(m, "0x%016lx-0x%016lx\t%ps\n",
+				   show ? addr : 0, show ? end : 0,
+				   (void *)addr);
+			return;
+		}
+		fend = min(addr - off + size, end);
+		seq_printf(m, "0x%016lx-0x%016lx\t%ps\n",
+			   show ? addr - off : 0, show ? fend : 0,
+			   (void *)addr);
+		addr = fend;
+	}
+}
+
 static int blacklist_show(struct seq_file *m, void *v)
 {
 	struct kprobe_bl_entry *ent;
@@ -1677,9 +1713,7 @@ static int blacklist_show(struct seq_file *m, void *v)
 
 	mutex_lock(&kprobe_mutex);
 	list_for_each_entry(ent, &kprobe_blacklist, list)
-		seq_printf(m, "0x%016lx-0x%016lx\t%ps\n",
-			   show ? ent->start : 0, show ? ent->end : 0,
-			   (void *)ent->start);
+		blacklist_show_range(m, ent->start, ent->end, show);
 	mutex_unlock(&kprobe_mutex);
 	return 0;
 }
