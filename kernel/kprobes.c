@@ -727,22 +727,11 @@ bool __weak arch_within_kprobe_blacklist(unsigned long addr)
 	return false;
 }
 
-/**
- * within_kprobe_blacklist() - may an address not be probed
- * @addr: the address
- *
- * Covers NOKPROBE_SYMBOL() functions, .kprobes.text, entry, irqentry and
- * noinstr text and the arch's areas.  Safe in atomic context.
- *
- * Return: true when a probe at @addr is refused.
- */
-bool within_kprobe_blacklist(unsigned long addr)
+static bool within_blacklist_entries(unsigned long addr)
 {
 	struct kprobe_bl_entry *ent;
 	bool ret = false;
 
-	if (arch_within_kprobe_blacklist(addr))
-		return true;
 	rcu_read_lock();
 	list_for_each_entry_rcu(ent, &kprobe_blacklist, list) {
 		if (addr >= ent->start && addr < ent->end) {
@@ -752,6 +741,62 @@ bool within_kprobe_blacklist(unsigned long addr)
 	}
 	rcu_read_unlock();
 	return ret;
+}
+
+/*
+ * Is @addr in a copy the compiler split off a blacklisted function: its
+ * cold part (foo.cold), a specialized or partial clone (foo.constprop.N,
+ * foo.isra.N, foo.part.N), or an LLVM-renamed local (foo.llvm.N)?  Such
+ * a copy runs the same code in the same contexts as foo.  The name before
+ * the first '.' is looked up in @addr's own module, or in the kernel.
+ */
+static bool within_blacklisted_copy(unsigned long addr)
+{
+	char buf[MODULE_NAME_LEN + 1 + KSYM_NAME_LEN];
+	char *name = buf + MODULE_NAME_LEN + 1;
+	unsigned long size, off, base;
+	const char *sym;
+	char *modname, *dot;
+
+	sym = kallsyms_lookup(addr, &size, &off, &modname, name);
+	if (!sym)
+		return false;
+	/* kallsyms_lookup() may return a name it holds elsewhere */
+	if (sym != name)
+		strscpy(name, sym, KSYM_NAME_LEN);
+	dot = strchr(name + 1, '.');
+	if (!dot)
+		return false;
+	*dot = '\0';
+	if (modname) {
+		/* "module:symbol", ending where the name begins */
+		size = strnlen(modname, MODULE_NAME_LEN);
+		name -= size + 1;
+		memcpy(name, modname, size);
+		name[size] = ':';
+	}
+	base = kallsyms_lookup_name(name);
+	return base && base != addr - off && within_blacklist_entries(base);
+}
+
+/**
+ * within_kprobe_blacklist() - may an address not be probed
+ * @addr: the address
+ *
+ * Covers NOKPROBE_SYMBOL() functions, .kprobes.text, entry, irqentry and
+ * noinstr text, the arch's areas, and the copies the compiler split off
+ * blacklisted functions (foo.cold, foo.constprop.N...).  Safe in atomic
+ * context.
+ *
+ * Return: true when a probe at @addr is refused.
+ */
+bool within_kprobe_blacklist(unsigned long addr)
+{
+	if (arch_within_kprobe_blacklist(addr))
+		return true;
+	if (within_blacklist_entries(addr))
+		return true;
+	return within_blacklisted_copy(addr);
 }
 
 static void blacklist_add_section(unsigned long *start, unsigned long *end,

@@ -763,6 +763,78 @@ static void kpt_slot_reaper(struct kunit *test)
 	kunit_info(test, "%ld reader rounds\n", atomic_long_read(&r.rounds));
 }
 
+/*
+ * Copies of kpt_blacklisted as compilers split and clone functions (never
+ * called: only their names and addresses matter), and one copy of a
+ * function that is not blacklisted.  x86's .cold is a trap (objtool
+ * accepts an unreachable ud2 in a cold part), the others return.
+ */
+#ifdef CONFIG_X86
+#define KPT_COPY_COLD	"ud2\n"
+#define KPT_COPY_BODY	ASM_RET
+#else
+#define KPT_COPY_COLD	"ret\n"
+#define KPT_COPY_BODY	"ret\n"
+#endif
+asm("	.pushsection .text, \"ax\"\n"
+"	.balign 4\n"
+"	.type kpt_blacklisted.cold, %function\n"
+"kpt_blacklisted.cold:\n"
+"	" KPT_COPY_COLD
+"	.size kpt_blacklisted.cold, . - kpt_blacklisted.cold\n"
+"	.type kpt_blacklisted.constprop.0, %function\n"
+"kpt_blacklisted.constprop.0:\n"
+"	" KPT_COPY_BODY
+"	.size kpt_blacklisted.constprop.0, . - kpt_blacklisted.constprop.0\n"
+"	.type kpt_blacklisted.isra.0, %function\n"
+"kpt_blacklisted.isra.0:\n"
+"	" KPT_COPY_BODY
+"	.size kpt_blacklisted.isra.0, . - kpt_blacklisted.isra.0\n"
+"	.type kpt_blacklisted.part.0, %function\n"
+"kpt_blacklisted.part.0:\n"
+"	" KPT_COPY_BODY
+"	.size kpt_blacklisted.part.0, . - kpt_blacklisted.part.0\n"
+"	.type kpt_blacklisted.llvm.4242, %function\n"
+"kpt_blacklisted.llvm.4242:\n"
+"	" KPT_COPY_BODY
+"	.size kpt_blacklisted.llvm.4242, . - kpt_blacklisted.llvm.4242\n"
+"	.type kpt_target3.part.0, %function\n"
+"kpt_target3.part.0:\n"
+"	" KPT_COPY_BODY
+"	.size kpt_target3.part.0, . - kpt_target3.part.0\n"
+"	.popsection\n");
+
+static void kpt_blacklist_copies(struct kunit *test)
+{
+	static const char * const copies[] = {
+		"kpt_blacklisted.cold", "kpt_blacklisted.constprop.0",
+		"kpt_blacklisted.isra.0", "kpt_blacklisted.part.0",
+		"kpt_blacklisted.llvm.4242",
+	};
+	struct kprobe kp;
+	unsigned long a;
+	int i, ret;
+
+	for (i = 0; i < ARRAY_SIZE(copies); i++) {
+		a = kallsyms_lookup_name(copies[i]);
+		KUNIT_ASSERT_NE_MSG(test, a, 0UL, "%s", copies[i]);
+		KUNIT_EXPECT_TRUE_MSG(test, within_kprobe_blacklist(a), "%s",
+				      copies[i]);
+		memset(&kp, 0, sizeof(kp));
+		kp.symbol_name = copies[i];
+		kp.pre_handler = kpt_simple_pre;
+		ret = register_kprobe(&kp);
+		KUNIT_EXPECT_EQ_MSG(test, ret, -EINVAL, "%s", copies[i]);
+		if (!ret)
+			unregister_kprobe(&kp);
+	}
+	/* The copy of a function that may be probed may be probed. */
+	a = kallsyms_lookup_name("kpt_target3.part.0");
+	KUNIT_ASSERT_NE(test, a, 0UL);
+	KUNIT_EXPECT_FALSE(test, within_kprobe_blacklist(a));
+	KUNIT_EXPECT_FALSE(test, within_kprobe_blacklist((unsigned long)kpt_target3));
+}
+
 static struct kunit_case kprobes_core_cases[] = {
 	KUNIT_CASE(kpt_hit_counts),
 	KUNIT_CASE(kpt_by_symbol),
@@ -774,6 +846,7 @@ static struct kunit_case kprobes_core_cases[] = {
 	KUNIT_CASE(kpt_batch),
 	KUNIT_CASE(kpt_fault_handler),
 	KUNIT_CASE(kpt_caller_flags),
+	KUNIT_CASE(kpt_blacklist_copies),
 	KUNIT_CASE_SLOW(kpt_slot_reaper),
 	{}
 };

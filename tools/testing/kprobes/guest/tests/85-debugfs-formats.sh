@@ -5,6 +5,8 @@
 # kprobes/blacklist: one blacklisted function a line (areas such as the
 # entry text show as their functions),
 #	0xSTART-0xEND<TAB>SYMBOL
+# And compiler-split copies of blacklisted functions (foo.cold,
+# foo.constprop.N...) are refused as kprobe events.
 . /guest/lib.sh
 BL=$KP_DBG/blacklist
 TAB=$(printf '\t')
@@ -85,4 +87,26 @@ if ours && [ -f /guest/samples/jprobe_example.ko ]; then
 	rmmod jprobe_example
 fi
 
+# --- compiler-split copies of blacklisted functions
+cut -f2 $BL | cut -d' ' -f1 | sort -u > $T/blnames
+awk 'NR == FNR { bl[$1] = 1; next }
+	NF == 3 && $2 ~ /^[tT]$/ &&
+	$3 ~ /\.(cold|constprop\.[0-9]+|isra\.[0-9]+|part\.[0-9]+|llvm\.[0-9]+)/ {
+		base = $3; sub(/\..*/, "", base)
+		if ((base in bl) && !($3 in bl)) print $3
+	}' $T/blnames /proc/kallsyms | sort | uniq -u > $T/copies
+# Two the compiler made, and the KUnit suite's own (ours builds it in).
+{ grep -v '^kpt_' $T/copies | head -2; grep -x 'kpt_blacklisted\.part\.0' $T/copies; } > $T/try
+echo "split copies of blacklisted functions: $(wc -l < $T/copies), trying: $(cat $T/try)"
+if [ ! -s $T/try ]; then
+	if ours; then fail format.split-copy-found "none in /proc/kallsyms"; else echo "KPTEST format.split-copy-found SKIP none"; fi
+fi
+while read c; do
+	if echo "p:kpcopy $c" >> $KP_TR/kprobe_events 2>/dev/null; then
+		fail format.split-copy-refused "$c accepted"
+		echo '-:kpcopy' >> $KP_TR/kprobe_events
+	else
+		pass format.split-copy-refused-$c
+	fi
+done < $T/try
 rm -rf $T
