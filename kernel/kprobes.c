@@ -54,6 +54,7 @@
 #include <linux/perf_event.h>
 #include <linux/bitmap.h>
 #include <linux/uaccess.h>
+#include <linux/fault-inject.h>
 #include <asm/sections.h>
 #include <asm/cacheflush.h>
 
@@ -865,10 +866,41 @@ static void blacklist_module_del(struct module *mod)
  * Arming (kprobe_mutex held)
  */
 
+#ifdef CONFIG_FAULT_INJECTION
+/*
+ * A test-only failure point: debugfs fail_kprobe_arm makes the arming of
+ * sites of any kind fail, as an ftrace filter update can.  Off unless
+ * configured through debugfs.
+ */
+static DECLARE_FAULT_ATTR(fail_kprobe_arm);
+
+static bool arm_should_fail(void)
+{
+	return should_fail(&fail_kprobe_arm, 1);
+}
+
+#ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
+static int __init fail_kprobe_arm_debugfs(void)
+{
+	return PTR_ERR_OR_ZERO(fault_create_debugfs_attr("fail_kprobe_arm",
+							 NULL,
+							 &fail_kprobe_arm));
+}
+late_initcall(fail_kprobe_arm_debugfs);
+#endif
+#else
+static bool arm_should_fail(void)
+{
+	return false;
+}
+#endif
+
 static int site_write(struct kprobe_site *site, bool arm)
 {
 	int ret;
 
+	if (arm && arm_should_fail())
+		return -ENOMEM;
 	if (kprobe_ftrace(&site->kp)) {
 		/* ftrace takes text_mutex itself */
 		ret = arm ? kprobe_ftrace_arm(&site->kp) :
@@ -1609,25 +1641,48 @@ int __weak arch_init_kprobes(void)
  * Global arm/disarm and debugfs
  */
 
-static void arm_all(bool arm)
+/*
+ * Arm (disarm) every site whose probes want it.  Arming again while armed
+ * retries the sites that failed before.  Sites that cannot be armed stay
+ * disarmed (kprobes/list shows their probes [DISABLED]).
+ *
+ * Return: 0, or the first error of arming a site.
+ */
+static int arm_all(bool arm)
 {
+	unsigned int failed = 0;
 	struct kprobe *p;
-	bool batch;
-	int i;
+	bool batch, changed;
+	int i, err, ret = 0;
 
 	mutex_lock(&kprobe_mutex);
-	if (kprobes_all_disarmed == !arm)
-		goto out;
+	changed = kprobes_all_disarmed == arm;
 	kprobes_all_disarmed = !arm;
 	batch = kprobe_ftrace_batch_begin();
-	for (i = 0; i < ARRAY_SIZE(site_table); i++)
-		hlist_for_each_entry(p, &site_table[i], hlist)
-			site_update(to_site(p));
-	if (batch && kprobe_ftrace_batch_end())
-		pr_warn("some probes on ftrace could not be armed\n");
-	pr_info("kprobes globally %s\n", arm ? "enabled" : "disabled");
-out:
+	for (i = 0; i < ARRAY_SIZE(site_table); i++) {
+		hlist_for_each_entry(p, &site_table[i], hlist) {
+			if (kprobe_gone(p))
+				continue;
+			err = site_update(to_site(p));
+			if (err) {
+				failed++;
+				ret = ret ?: err;
+			}
+		}
+	}
+	/* Sites on ftrace are armed in one update: its error is theirs. */
+	if (batch) {
+		err = kprobe_ftrace_batch_end();
+		ret = ret ?: err;
+	}
+	if (failed)
+		pr_warn("%u probe sites could not be armed (%d)\n", failed, ret);
+	else if (ret)
+		pr_warn("some probes on ftrace could not be armed (%d)\n", ret);
+	if (changed)
+		pr_info("kprobes globally %s\n", arm ? "enabled" : "disabled");
 	mutex_unlock(&kprobe_mutex);
+	return ret;
 }
 
 static int __init init_kprobes(void)
@@ -1779,7 +1834,7 @@ static ssize_t enabled_write(struct file *file, const char __user *ubuf,
 	int ret = kstrtobool_from_user(ubuf, count, &on);
 
 	if (!ret)
-		arm_all(on);
+		ret = arm_all(on);
 	return ret ?: count;
 }
 
