@@ -67,7 +67,8 @@
  * @kp: what the arch arms and the hash table holds; its handlers
  *	dispatch to @probes
  * @probes: users' probes (struct kprobe.list), in registration order
- * @node: on gone_sites or retired_sites when not hashed
+ * @node: on gone_hashed while GONE and still hashed, on gone_sites or
+ *	retired_sites when not hashed
  * @owner: on retired_sites: the probe whose unregistration retired it
  * @armed: the breakpoint is in the text
  */
@@ -91,6 +92,7 @@ struct kprobe_bl_entry {
 DEFINE_MUTEX(kprobe_mutex);
 static struct hlist_head site_table[1 << KPROBE_HASH_BITS];
 static LIST_HEAD(gone_sites);
+static LIST_HEAD(gone_hashed);
 static LIST_HEAD(retired_sites);
 static LIST_HEAD(kprobe_blacklist);
 static bool kprobes_all_disarmed;
@@ -106,6 +108,7 @@ static void site_post_handler(struct kprobe *sp, struct pt_regs *regs,
 			      unsigned long flags);
 static int site_fault_handler(struct kprobe *sp, struct pt_regs *regs,
 			      int trapnr);
+static void prune_gone_sites(void);
 
 static struct hlist_head *site_bucket(const void *addr)
 {
@@ -1191,6 +1194,9 @@ static int __register_kprobe(struct kprobe *p)
 	int ret;
 
 	sp = get_kprobe(p->addr);
+	/* Still hashed GONE: the module is going (check_location() raced). */
+	if (sp && kprobe_gone(sp))
+		return -ENOENT;
 	if (sp) {
 		site = to_site(sp);
 		if ((p->flags & KPROBE_FLAG_JPROBE) && site_has_jprobe(site))
@@ -1246,6 +1252,7 @@ static int register_at(struct kprobe *p, kprobe_opcode_t *addr, bool on_entry)
 {
 	int ret;
 
+	prune_gone_sites();
 	p->addr = addr;
 	p->flags &= KPROBE_FLAG_DISABLED | KPROBE_FLAG_TYPE_MASK;
 	if (on_entry)
@@ -1357,8 +1364,8 @@ void kprobe_unregister_begin(struct kprobe *p)
 	if (site->armed)
 		site_write(site, false);
 	if (kprobe_gone(&site->kp))
-		list_del(&site->node);
-	else
+		list_del(&site->node);	/* gone_hashed or gone_sites */
+	if (!hlist_unhashed(&site->kp.hlist))
 		hlist_del_rcu(&site->kp.hlist);
 	kprobe_opt_retire(&site->kp);
 	site->owner = p;
@@ -1547,8 +1554,47 @@ static void site_kill(struct kprobe_site *site)
 		site_write(site, false);	/* leave ftrace's filter */
 	site->armed = false;
 	kprobe_opt_gone(&site->kp);
-	hlist_del_rcu(&site->kp.hlist);
-	list_add(&site->node, &gone_sites);
+	/*
+	 * The breakpoint stays in the text, which may still be mapped and
+	 * run (a module whose init failed is GOING until free_module()):
+	 * the site stays hashed, so that the trap handler still knows it
+	 * and just runs the instruction, until prune_gone_sites() sees the
+	 * text freed.
+	 */
+	list_add(&site->node, &gone_hashed);
+}
+
+/*
+ * Unhash the GONE sites whose text is freed: no longer text of a GOING
+ * module (kernel init text, module init text after LIVE, a module freed
+ * after GOING).  That memory may hold new text: neither its hits nor the
+ * decoding of a new probe there may meet the old site.  Runs before each
+ * registration and on each module event, before anything can be
+ * registered in new text.
+ */
+static void prune_gone_sites(void)
+{
+	struct kprobe_site *site, *tmp;
+	bool keep;
+
+	lockdep_assert_held(&kprobe_mutex);
+	list_for_each_entry_safe(site, tmp, &gone_hashed, node) {
+		keep = false;
+#ifdef CONFIG_MODULES
+		{
+			struct module *mod;
+
+			preempt_disable();
+			mod = __module_text_address((unsigned long)site->kp.addr);
+			keep = mod && mod->state == MODULE_STATE_GOING;
+			preempt_enable();
+		}
+#endif
+		if (keep)
+			continue;
+		hlist_del_init_rcu(&site->kp.hlist);
+		list_move(&site->node, &gone_sites);
+	}
 }
 
 static void kill_sites_in(bool (*dying)(unsigned long addr, void *data),
@@ -1560,7 +1606,7 @@ static void kill_sites_in(bool (*dying)(unsigned long addr, void *data),
 
 	for (i = 0; i < ARRAY_SIZE(site_table); i++)
 		hlist_for_each_entry_safe(p, tmp, &site_table[i], hlist)
-			if (dying((unsigned long)p->addr, data))
+			if (!kprobe_gone(p) && dying((unsigned long)p->addr, data))
 				site_kill(to_site(p));
 }
 
@@ -1595,6 +1641,7 @@ static int kprobes_module_callback(struct notifier_block *nb,
 	struct module *mod = data;
 
 	mutex_lock(&kprobe_mutex);
+	prune_gone_sites();
 	switch (val) {
 	case MODULE_STATE_COMING:
 		blacklist_module_add(mod);
