@@ -767,10 +767,10 @@ static void kpt_slot_reaper(struct kunit *test)
  * Copies of kpt_blacklisted as compilers split and clone functions (never
  * called: only their names and addresses matter), and one copy of a
  * function that is not blacklisted.  x86's .cold is a trap (objtool
- * accepts an unreachable ud2 in a cold part), the others return.
+ * accepts an unreachable int3 in a cold part), the others return.
  */
 #ifdef CONFIG_X86
-#define KPT_COPY_COLD	"ud2\n"
+#define KPT_COPY_COLD	"int3\n"
 #define KPT_COPY_BODY	ASM_RET
 #else
 #define KPT_COPY_COLD	"ret\n"

@@ -8,6 +8,9 @@
 # the second module may land where the first one's text was.
 . /guest/lib.sh
 check gone.load-helper insmod $KP_MOD/kp_gonehit.ko
+# busybox insmod may try a second way after a failed init: each load
+# counts one init call (a hit) and one call from GOING (no hit, GONE).
+prev=0
 for round in 1 2; do
 	if insmod $KP_MOD/kp_initfail.ko 2>/dev/null; then
 		fail gone.init-fails-$round
@@ -15,10 +18,12 @@ for round in 1 2; do
 	else
 		pass gone.init-fails-$round
 	fi
-	expect_eq gone.going-call-$round "$(param kp_gonehit going_calls)" $round
+	calls=$(param kp_gonehit going_calls)
+	check gone.going-call-$round test "$calls" -gt "$prev"
+	prev=$calls
 	if ours; then
-		expect_eq gone.gone-at-going-$round "$(param kp_gonehit gone_seen)" $round
-		expect_eq gone.handler-not-run-$round "$(param kp_gonehit hits)" $round
+		expect_eq gone.gone-at-going-$round "$(param kp_gonehit gone_seen)" "$calls"
+		expect_eq gone.handler-not-run-$round "$(param kp_gonehit hits)" "$calls"
 	fi
 done
 check gone.list-gone grep -q '\[GONE\]' $KP_DBG/list
