@@ -699,7 +699,7 @@ static int kpt_slot_reader(void *data)
 		stack_trace_save(entries, ARRAY_SIZE(entries), 0);
 		/* A voluntary sleep now and then lets RCU-tasks (the reaper) on. */
 		if (!(atomic_long_inc_return(&r->rounds) % 256))
-			msleep(1);
+			usleep_range(1000, 2000);
 	}
 	return 0;
 }
