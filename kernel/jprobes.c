@@ -182,7 +182,8 @@ NOKPROBE_SYMBOL(kprobe_jprobe_resume);
  * @jp: the jprobe: @jp->kp names the function, @jp->entry is the handler
  *
  * Return: 0; -EINVAL for a NULL @jp or @jp->entry, handlers set in
- * @jp->kp, or an address that is not a function's entry; -EBUSY when the
+ * @jp->kp, a flag other than KPROBE_FLAG_DISABLED in @jp->kp.flags, or an
+ * address that is not a function's entry; -EBUSY when the
  * function has a jprobe already; or an error of register_kprobe().
  */
 int register_jprobe(struct jprobe *jp)
@@ -195,10 +196,8 @@ int register_jprobe(struct jprobe *jp)
 				   jp->kp.offset);
 	if (ret)
 		return ret == -ENOENT ? ret : -EINVAL;
-	jp->kp.flags &= KPROBE_FLAG_DISABLED;
-	jp->kp.flags |= KPROBE_FLAG_JPROBE;
 	jp->kp.fault_handler = NULL;
-	return register_kprobe(&jp->kp);
+	return kprobe_register_as(&jp->kp, KPROBE_FLAG_JPROBE);
 }
 EXPORT_SYMBOL_GPL(register_jprobe);
 

@@ -54,6 +54,7 @@
 #include <linux/perf_event.h>
 #include <linux/bitmap.h>
 #include <linux/uaccess.h>
+#include <linux/fault-inject.h>
 #include <asm/sections.h>
 #include <asm/cacheflush.h>
 
@@ -66,7 +67,8 @@
  * @kp: what the arch arms and the hash table holds; its handlers
  *	dispatch to @probes
  * @probes: users' probes (struct kprobe.list), in registration order
- * @node: on gone_sites or retired_sites when not hashed
+ * @node: on gone_hashed while GONE and still hashed, on gone_sites or
+ *	retired_sites when not hashed
  * @owner: on retired_sites: the probe whose unregistration retired it
  * @armed: the breakpoint is in the text
  */
@@ -90,6 +92,7 @@ struct kprobe_bl_entry {
 DEFINE_MUTEX(kprobe_mutex);
 static struct hlist_head site_table[1 << KPROBE_HASH_BITS];
 static LIST_HEAD(gone_sites);
+static LIST_HEAD(gone_hashed);
 static LIST_HEAD(retired_sites);
 static LIST_HEAD(kprobe_blacklist);
 static bool kprobes_all_disarmed;
@@ -105,6 +108,7 @@ static void site_post_handler(struct kprobe *sp, struct pt_regs *regs,
 			      unsigned long flags);
 static int site_fault_handler(struct kprobe *sp, struct pt_regs *regs,
 			      int trapnr);
+static void prune_gone_sites(void);
 
 static struct hlist_head *site_bucket(const void *addr)
 {
@@ -329,6 +333,7 @@ NOKPROBE_SYMBOL(dump_kprobe);
 
 struct slot_page {
 	struct list_head list;
+	struct list_head reap;	/* on the reaper's own list, once off @list */
 	void *base;
 	unsigned int used;
 	unsigned long map[];	/* one bit per slot in use (or dying) */
@@ -499,15 +504,21 @@ static void slot_reaper(struct work_struct *work)
 	list_for_each_entry_safe(sp, sptmp, &c->pages, list) {
 		if (sp->used)
 			continue;
+		/*
+		 * RCU readers (kernel_text_address() from any unwinder,
+		 * kallsyms) may stand on this page and follow ->list.next
+		 * until a grace period has passed: ->list keeps pointing into
+		 * @c->pages, and the reaper collects the page through ->reap.
+		 */
 		list_del_rcu(&sp->list);
-		list_add(&sp->list, &empty);
+		list_add(&sp->reap, &empty);
 	}
 	mutex_unlock(&c->lock);
 	if (list_empty(&empty))
 		return;
 	/* Readers of is_kprobe_insn_slot() may still walk these pages. */
 	synchronize_rcu();
-	list_for_each_entry_safe(sp, sptmp, &empty, list) {
+	list_for_each_entry_safe(sp, sptmp, &empty, reap) {
 		perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL,
 				   (unsigned long)sp->base, PAGE_SIZE, true,
 				   c->name);
@@ -720,22 +731,11 @@ bool __weak arch_within_kprobe_blacklist(unsigned long addr)
 	return false;
 }
 
-/**
- * within_kprobe_blacklist() - may an address not be probed
- * @addr: the address
- *
- * Covers NOKPROBE_SYMBOL() functions, .kprobes.text, entry, irqentry and
- * noinstr text and the arch's areas.  Safe in atomic context.
- *
- * Return: true when a probe at @addr is refused.
- */
-bool within_kprobe_blacklist(unsigned long addr)
+static bool within_blacklist_entries(unsigned long addr)
 {
 	struct kprobe_bl_entry *ent;
 	bool ret = false;
 
-	if (arch_within_kprobe_blacklist(addr))
-		return true;
 	rcu_read_lock();
 	list_for_each_entry_rcu(ent, &kprobe_blacklist, list) {
 		if (addr >= ent->start && addr < ent->end) {
@@ -745,6 +745,62 @@ bool within_kprobe_blacklist(unsigned long addr)
 	}
 	rcu_read_unlock();
 	return ret;
+}
+
+/*
+ * Is @addr in a copy the compiler split off a blacklisted function: its
+ * cold part (foo.cold), a specialized or partial clone (foo.constprop.N,
+ * foo.isra.N, foo.part.N), or an LLVM-renamed local (foo.llvm.N)?  Such
+ * a copy runs the same code in the same contexts as foo.  The name before
+ * the first '.' is looked up in @addr's own module, or in the kernel.
+ */
+static bool within_blacklisted_copy(unsigned long addr)
+{
+	char buf[MODULE_NAME_LEN + 1 + KSYM_NAME_LEN];
+	char *name = buf + MODULE_NAME_LEN + 1;
+	unsigned long size, off, base;
+	const char *sym;
+	char *modname, *dot;
+
+	sym = kallsyms_lookup(addr, &size, &off, &modname, name);
+	if (!sym)
+		return false;
+	/* kallsyms_lookup() may return a name it holds elsewhere */
+	if (sym != name)
+		strscpy(name, sym, KSYM_NAME_LEN);
+	dot = strchr(name + 1, '.');
+	if (!dot)
+		return false;
+	*dot = '\0';
+	if (modname) {
+		/* "module:symbol", ending where the name begins */
+		size = strnlen(modname, MODULE_NAME_LEN);
+		name -= size + 1;
+		memcpy(name, modname, size);
+		name[size] = ':';
+	}
+	base = kallsyms_lookup_name(name);
+	return base && base != addr - off && within_blacklist_entries(base);
+}
+
+/**
+ * within_kprobe_blacklist() - may an address not be probed
+ * @addr: the address
+ *
+ * Covers NOKPROBE_SYMBOL() functions, .kprobes.text, entry, irqentry and
+ * noinstr text, the arch's areas, and the copies the compiler split off
+ * blacklisted functions (foo.cold, foo.constprop.N...).  Safe in atomic
+ * context.
+ *
+ * Return: true when a probe at @addr is refused.
+ */
+bool within_kprobe_blacklist(unsigned long addr)
+{
+	if (arch_within_kprobe_blacklist(addr))
+		return true;
+	if (within_blacklist_entries(addr))
+		return true;
+	return within_blacklisted_copy(addr);
 }
 
 static void blacklist_add_section(unsigned long *start, unsigned long *end,
@@ -813,10 +869,41 @@ static void blacklist_module_del(struct module *mod)
  * Arming (kprobe_mutex held)
  */
 
+#ifdef CONFIG_FAULT_INJECTION
+/*
+ * A test-only failure point: debugfs fail_kprobe_arm makes the arming of
+ * sites of any kind fail, as an ftrace filter update can.  Off unless
+ * configured through debugfs.
+ */
+static DECLARE_FAULT_ATTR(fail_kprobe_arm);
+
+static bool arm_should_fail(void)
+{
+	return should_fail(&fail_kprobe_arm, 1);
+}
+
+#ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
+static int __init fail_kprobe_arm_debugfs(void)
+{
+	return PTR_ERR_OR_ZERO(fault_create_debugfs_attr("fail_kprobe_arm",
+							 NULL,
+							 &fail_kprobe_arm));
+}
+late_initcall(fail_kprobe_arm_debugfs);
+#endif
+#else
+static bool arm_should_fail(void)
+{
+	return false;
+}
+#endif
+
 static int site_write(struct kprobe_site *site, bool arm)
 {
 	int ret;
 
+	if (arm && arm_should_fail())
+		return -ENOMEM;
 	if (kprobe_ftrace(&site->kp)) {
 		/* ftrace takes text_mutex itself */
 		ret = arm ? kprobe_ftrace_arm(&site->kp) :
@@ -1114,6 +1201,9 @@ static int __register_kprobe(struct kprobe *p)
 	int ret;
 
 	sp = get_kprobe(p->addr);
+	/* Still hashed GONE: the module is going (check_location() raced). */
+	if (sp && kprobe_gone(sp))
+		return -ENOENT;
 	if (sp) {
 		site = to_site(sp);
 		if ((p->flags & KPROBE_FLAG_JPROBE) && site_has_jprobe(site))
@@ -1146,11 +1236,30 @@ static int __register_kprobe(struct kprobe *p)
 	return ret;
 }
 
+/*
+ * The probe that kprobe_register_as() registers right now: only it may
+ * come with a type flag.  Callers set KPROBE_FLAG_DISABLED at most: the
+ * other flags are the core's (a type flag picks the hit path, a plain
+ * kprobe with KPROBE_FLAG_JPROBE would be run as a jprobe).
+ */
+static DEFINE_MUTEX(kprobe_typed_mutex);
+static struct kprobe *kprobe_typed;
+
+static int check_caller_flags(const struct kprobe *p)
+{
+	u32 allowed = KPROBE_FLAG_DISABLED;
+
+	if (p == READ_ONCE(kprobe_typed))
+		allowed |= KPROBE_FLAG_TYPE_MASK;
+	return p->flags & ~allowed ? -EINVAL : 0;
+}
+
 /* Registration proper, kprobe_mutex held: @p is not registered. */
 static int register_at(struct kprobe *p, kprobe_opcode_t *addr, bool on_entry)
 {
 	int ret;
 
+	prune_gone_sites();
 	p->addr = addr;
 	p->flags &= KPROBE_FLAG_DISABLED | KPROBE_FLAG_TYPE_MASK;
 	if (on_entry)
@@ -1158,8 +1267,11 @@ static int register_at(struct kprobe *p, kprobe_opcode_t *addr, bool on_entry)
 	p->nmissed = 0;
 	INIT_HLIST_NODE(&p->hlist);
 	ret = __register_kprobe(p);
-	if (ret)
+	if (ret) {
 		INIT_LIST_HEAD(&p->list);
+		/* What registration set does not stay on a failed probe. */
+		p->flags &= KPROBE_FLAG_DISABLED | KPROBE_FLAG_TYPE_MASK;
+	}
 	return ret;
 }
 
@@ -1188,6 +1300,9 @@ int register_kprobe(struct kprobe *p)
 
 	if (!p)
 		return -EINVAL;
+	ret = check_caller_flags(p);
+	if (ret)
+		return ret;
 	if (!READ_ONCE(kprobes_ready))
 		return -EAGAIN;
 	addr = resolve_addr(p->addr, p->symbol_name, p->offset, &on_entry);
@@ -1205,6 +1320,34 @@ int register_kprobe(struct kprobe *p)
 	return ret;
 }
 EXPORT_SYMBOL_GPL(register_kprobe);
+
+/**
+ * kprobe_register_as() - register the entry probe of another probe kind
+ * @p: the probe, with no flag but KPROBE_FLAG_DISABLED
+ * @type: KPROBE_FLAG_RETPROBE or KPROBE_FLAG_JPROBE
+ *
+ * For kernel/kretprobes.c and kernel/jprobes.c: like register_kprobe(),
+ * with @type set on @p while it is registered.
+ *
+ * Return: 0, -EINVAL for other flags in @p->flags or a bad @type, or an
+ * error of register_kprobe().
+ */
+int kprobe_register_as(struct kprobe *p, u32 type)
+{
+	int ret;
+
+	if (!p || (p->flags & ~KPROBE_FLAG_DISABLED) ||
+	    hweight32(type) != 1 || (type & ~KPROBE_FLAG_TYPE_MASK))
+		return -EINVAL;
+	guard(mutex)(&kprobe_typed_mutex);
+	p->flags |= type;
+	WRITE_ONCE(kprobe_typed, p);
+	ret = register_kprobe(p);
+	WRITE_ONCE(kprobe_typed, NULL);
+	if (ret)
+		p->flags &= ~type;
+	return ret;
+}
 
 /**
  * kprobe_unregister_begin() - first half of unregistering a probe
@@ -1231,8 +1374,8 @@ void kprobe_unregister_begin(struct kprobe *p)
 	if (site->armed)
 		site_write(site, false);
 	if (kprobe_gone(&site->kp))
-		list_del(&site->node);
-	else
+		list_del(&site->node);	/* gone_hashed or gone_sites */
+	if (!hlist_unhashed(&site->kp.hlist))
 		hlist_del_rcu(&site->kp.hlist);
 	kprobe_opt_retire(&site->kp);
 	site->owner = p;
@@ -1264,6 +1407,8 @@ void kprobe_unregister_end(struct kprobe *p)
 	}
 	INIT_LIST_HEAD(&p->list);
 	INIT_HLIST_NODE(&p->hlist);
+	/* Flags of the core and types go: @p may be registered again. */
+	p->flags &= KPROBE_FLAG_DISABLED;
 	mutex_unlock(&kprobe_mutex);
 }
 
@@ -1419,8 +1564,47 @@ static void site_kill(struct kprobe_site *site)
 		site_write(site, false);	/* leave ftrace's filter */
 	site->armed = false;
 	kprobe_opt_gone(&site->kp);
-	hlist_del_rcu(&site->kp.hlist);
-	list_add(&site->node, &gone_sites);
+	/*
+	 * The breakpoint stays in the text, which may still be mapped and
+	 * run (a module whose init failed is GOING until free_module()):
+	 * the site stays hashed, so that the trap handler still knows it
+	 * and just runs the instruction, until prune_gone_sites() sees the
+	 * text freed.
+	 */
+	list_add(&site->node, &gone_hashed);
+}
+
+/*
+ * Unhash the GONE sites whose text is freed: no longer text of a GOING
+ * module (kernel init text, module init text after LIVE, a module freed
+ * after GOING).  That memory may hold new text: neither its hits nor the
+ * decoding of a new probe there may meet the old site.  Runs before each
+ * registration and on each module event, before anything can be
+ * registered in new text.
+ */
+static void prune_gone_sites(void)
+{
+	struct kprobe_site *site, *tmp;
+	bool keep;
+
+	lockdep_assert_held(&kprobe_mutex);
+	list_for_each_entry_safe(site, tmp, &gone_hashed, node) {
+		keep = false;
+#ifdef CONFIG_MODULES
+		{
+			struct module *mod;
+
+			preempt_disable();
+			mod = __module_text_address((unsigned long)site->kp.addr);
+			keep = mod && mod->state == MODULE_STATE_GOING;
+			preempt_enable();
+		}
+#endif
+		if (keep)
+			continue;
+		hlist_del_init_rcu(&site->kp.hlist);
+		list_move(&site->node, &gone_sites);
+	}
 }
 
 static void kill_sites_in(bool (*dying)(unsigned long addr, void *data),
@@ -1432,7 +1616,7 @@ static void kill_sites_in(bool (*dying)(unsigned long addr, void *data),
 
 	for (i = 0; i < ARRAY_SIZE(site_table); i++)
 		hlist_for_each_entry_safe(p, tmp, &site_table[i], hlist)
-			if (dying((unsigned long)p->addr, data))
+			if (!kprobe_gone(p) && dying((unsigned long)p->addr, data))
 				site_kill(to_site(p));
 }
 
@@ -1467,6 +1651,7 @@ static int kprobes_module_callback(struct notifier_block *nb,
 	struct module *mod = data;
 
 	mutex_lock(&kprobe_mutex);
+	prune_gone_sites();
 	switch (val) {
 	case MODULE_STATE_COMING:
 		blacklist_module_add(mod);
@@ -1513,25 +1698,48 @@ int __weak arch_init_kprobes(void)
  * Global arm/disarm and debugfs
  */
 
-static void arm_all(bool arm)
+/*
+ * Arm (disarm) every site whose probes want it.  Arming again while armed
+ * retries the sites that failed before.  Sites that cannot be armed stay
+ * disarmed (kprobes/list shows their probes [DISABLED]).
+ *
+ * Return: 0, or the first error of arming a site.
+ */
+static int arm_all(bool arm)
 {
+	unsigned int failed = 0;
 	struct kprobe *p;
-	bool batch;
-	int i;
+	bool batch, changed;
+	int i, err, ret = 0;
 
 	mutex_lock(&kprobe_mutex);
-	if (kprobes_all_disarmed == !arm)
-		goto out;
+	changed = kprobes_all_disarmed == arm;
 	kprobes_all_disarmed = !arm;
 	batch = kprobe_ftrace_batch_begin();
-	for (i = 0; i < ARRAY_SIZE(site_table); i++)
-		hlist_for_each_entry(p, &site_table[i], hlist)
-			site_update(to_site(p));
-	if (batch && kprobe_ftrace_batch_end())
-		pr_warn("some probes on ftrace could not be armed\n");
-	pr_info("kprobes globally %s\n", arm ? "enabled" : "disabled");
-out:
+	for (i = 0; i < ARRAY_SIZE(site_table); i++) {
+		hlist_for_each_entry(p, &site_table[i], hlist) {
+			if (kprobe_gone(p))
+				continue;
+			err = site_update(to_site(p));
+			if (err) {
+				failed++;
+				ret = ret ?: err;
+			}
+		}
+	}
+	/* Sites on ftrace are armed in one update: its error is theirs. */
+	if (batch) {
+		err = kprobe_ftrace_batch_end();
+		ret = ret ?: err;
+	}
+	if (failed)
+		pr_warn("%u probe sites could not be armed (%d)\n", failed, ret);
+	else if (ret)
+		pr_warn("some probes on ftrace could not be armed (%d)\n", ret);
+	if (changed)
+		pr_info("kprobes globally %s\n", arm ? "enabled" : "disabled");
 	mutex_unlock(&kprobe_mutex);
+	return ret;
 }
 
 static int __init init_kprobes(void)
@@ -1570,6 +1778,15 @@ static char probe_type(const struct kprobe *p)
 	return 'k';
 }
 
+/*
+ * One line per probe, as tools parse it:
+ *	ADDR  TYPE  SYMBOL+OFFSET  MODULE [FLAGS]
+ * ADDR in 16 hex digits (zeros for readers who may not see addresses),
+ * TYPE k, r or j, MODULE the module's name or a blank for the kernel's
+ * own text, FLAGS [GONE], [DISABLED], [OPTIMIZED] and [FTRACE] with no
+ * space between them.  An address with no symbol any more (freed text)
+ * shows as 0xADDR in place of SYMBOL+OFFSET and MODULE.
+ */
 static void show_probe(struct seq_file *m, struct kprobe_site *site,
 		       struct kprobe *p)
 {
@@ -1578,23 +1795,24 @@ static void show_probe(struct seq_file *m, struct kprobe_site *site,
 	const char *sym;
 	char *modname;
 	void *addr;
+	bool off;
 
 	addr = kallsyms_show_value(m->file->f_cred) ? p->addr : NULL;
 	sym = kallsyms_lookup((unsigned long)p->addr, &size, &offset,
 			      &modname, namebuf);
 	seq_printf(m, "%016lx  %c  ", (unsigned long)addr, probe_type(p));
 	if (sym)
-		seq_printf(m, "%s+0x%lx", sym, offset);
+		seq_printf(m, "%s+0x%lx  %s ", sym, offset, modname ?: " ");
 	else
-		seq_printf(m, "%016lx", (unsigned long)addr);
-	if (sym && modname)
-		seq_printf(m, " [%s]", modname);
+		seq_printf(m, "0x%lx ", (unsigned long)addr);
+	/* Not armed although it should be: its arming failed. */
+	off = (kprobe_disabled(p) && !kprobe_gone(p)) ||
+	      (!kprobe_gone(p) && !site->armed && !kprobes_all_disarmed);
 	seq_printf(m, "%s%s%s%s\n",
-		   kprobe_gone(p) ? " [GONE]" : "",
-		   (p->flags & KPROBE_FLAG_DISABLED) && !kprobe_gone(p) ?
-		   " [DISABLED]" : "",
-		   kprobe_opt_committed(&site->kp) ? " [OPTIMIZED]" : "",
-		   kprobe_ftrace(&site->kp) ? " [FTRACE]" : "");
+		   kprobe_gone(p) ? "[GONE]" : "",
+		   off ? "[DISABLED]" : "",
+		   kprobe_opt_committed(&site->kp) ? "[OPTIMIZED]" : "",
+		   kprobe_ftrace(&site->kp) ? "[FTRACE]" : "");
 }
 
 static int list_show(struct seq_file *m, void *v)
@@ -1619,6 +1837,32 @@ static int list_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(list);
 
+/*
+ * One line per blacklisted function, "0xSTART-0xEND\tSYMBOL" (and
+ * " [MODULE]" for a module's): an area (entry text, .kprobes.text...)
+ * shows as the functions in it, as kallsyms sizes them.
+ */
+static void blacklist_show_range(struct seq_file *m, unsigned long start,
+				 unsigned long end, bool show)
+{
+	unsigned long addr = start, size, off, fend;
+
+	while (addr < end) {
+		if (!kallsyms_lookup_size_offset(addr, &size, &off) || !size) {
+			/* No symbol here: the rest of the area as one. */
+			seq_printf(m, "0x%016lx-0x%016lx\t%ps\n",
+				   show ? addr : 0, show ? end : 0,
+				   (void *)addr);
+			return;
+		}
+		fend = min(addr - off + size, end);
+		seq_printf(m, "0x%016lx-0x%016lx\t%ps\n",
+			   show ? addr - off : 0, show ? fend : 0,
+			   (void *)addr);
+		addr = fend;
+	}
+}
+
 static int blacklist_show(struct seq_file *m, void *v)
 {
 	struct kprobe_bl_entry *ent;
@@ -1626,9 +1870,7 @@ static int blacklist_show(struct seq_file *m, void *v)
 
 	mutex_lock(&kprobe_mutex);
 	list_for_each_entry(ent, &kprobe_blacklist, list)
-		seq_printf(m, "0x%016lx-0x%016lx\t%ps\n",
-			   show ? ent->start : 0, show ? ent->end : 0,
-			   (void *)ent->start);
+		blacklist_show_range(m, ent->start, ent->end, show);
 	mutex_unlock(&kprobe_mutex);
 	return 0;
 }
@@ -1649,7 +1891,7 @@ static ssize_t enabled_write(struct file *file, const char __user *ubuf,
 	int ret = kstrtobool_from_user(ubuf, count, &on);
 
 	if (!ret)
-		arm_all(on);
+		ret = arm_all(on);
 	return ret ?: count;
 }
 

@@ -148,15 +148,6 @@ static int kretprobe_entry(struct kprobe *kp, struct pt_regs *regs)
 
 NOKPROBE_SYMBOL(kretprobe_entry);
 
-/*
- * Where a task goes when its return cannot be matched to any instance:
- * there is no right place to go, so the task dies, the kernel does not.
- */
-static void __noreturn kretprobe_lost_return(void)
-{
-	make_task_dead(SIGKILL);
-}
-
 static struct kretprobe_instance *
 kretprobe_match(struct llist_node *node, void *fp)
 {
@@ -173,16 +164,73 @@ kretprobe_match(struct llist_node *node, void *fp)
 NOKPROBE_SYMBOL(kretprobe_match);
 
 /**
+ * kretprobe_find_instance() - the instances a trampoline return belongs to
+ * @first: the newest pending instance of the task
+ *	(task->kretprobe_instances.first)
+ * @fp: the frame the trampoline was entered from (kretprobe_instance.fp)
+ * @last: set to the last instance of the return (see below)
+ *
+ * A tail call from a kretprobed function into another one hijacks the
+ * same return twice: the second instance of @fp returns to the
+ * trampoline, and the real return address is in the next instance of @fp
+ * outwards.  The return of @fp is that chain, from the newest instance of
+ * @fp to *@last, the first one whose return address is not the
+ * trampoline; pending instances of other frames in between are stale.
+ *
+ * Return: the newest instance of @fp, or NULL when no chain of instances
+ * of @fp ends in a real return address.
+ */
+struct kretprobe_instance *
+kretprobe_find_instance(struct llist_node *first, void *fp,
+			struct kretprobe_instance **last)
+{
+	struct kretprobe_instance *ri, *end;
+
+	ri = kretprobe_match(first, fp);
+	for (end = ri; end; end = kretprobe_match(end->llist.next, fp))
+		if (!is_kretprobe_trampoline((unsigned long)end->ret_addr))
+			break;
+	if (!end)
+		return NULL;
+	*last = end;
+	return ri;
+}
+EXPORT_SYMBOL_GPL(kretprobe_find_instance);
+NOKPROBE_SYMBOL(kretprobe_find_instance);
+
+/*
+ * A return through the trampoline that no pending instance explains: the
+ * task's list or its stack is corrupt, and no address is right to return
+ * to.  Going on at a guessed one would run the task in a wrong frame, so
+ * stop here, as loudly as possible (BUG: the task dies, or the kernel
+ * with panic_on_oops).  Nothing can reach this without corrupting a task
+ * (a test could not survive it), so the tests pin kretprobe_find_instance()
+ * returning NULL instead.
+ */
+static void __noreturn kretprobe_no_instance(void *fp)
+{
+	pr_err("%s/%d returned through the kretprobe trampoline %pS (frame %p) with no matching instance\n",
+	       current->comm, task_pid_nr(current), kretprobe_trampoline, fp);
+	BUG();
+}
+
+NOKPROBE_SYMBOL(kretprobe_no_instance);
+
+/**
  * kretprobe_trampoline_return() - a kretprobed function returned
  * @regs: registers as at the return, built by the arch trampoline
  * @fp: the frame the trampoline was entered from, as recorded in
  *	kretprobe_instance.fp by arch_kretprobe_hijack()
  *
  * Called by the architecture's trampoline with preemption disabled.  Runs
- * the handler of the instance of @fp, with the instance still on the
- * task's list so that stack traces from the handler see the real callers,
- * then recycles it.  Instances above it on the list belong to frames that
- * never returned normally and are recycled without a handler.
+ * the handlers of the instances of @fp (several after tail calls between
+ * kretprobed functions, see kretprobe_find_instance()), newest first,
+ * each with its instance still on the task's list so that stack traces
+ * from the handler see the real callers, with the real return address in
+ * @regs and get_kretprobe_retaddr(), and with kprobe_running() the
+ * kretprobe's kprobe; then recycles them.  Instances of other frames
+ * above them on the list belong to frames that never returned normally
+ * and are recycled without a handler.
  *
  * Return: the address the probed function really returns to; also set as
  * the instruction pointer of @regs.
@@ -190,44 +238,40 @@ NOKPROBE_SYMBOL(kretprobe_match);
 unsigned long kretprobe_trampoline_return(struct pt_regs *regs, void *fp)
 {
 	struct llist_head *head = &current->kretprobe_instances;
-	struct kretprobe_instance *ri, *stale;
+	struct kretprobe_instance *ri, *last, *cur;
+	struct kprobe *busy;
 	struct kretprobe *rp;
 	unsigned long ret;
 
 	preempt_disable_notrace();
 	kprobe_busy_begin();
+	busy = kprobe_running();
 
-	ri = kretprobe_match(head->first, fp);
-	if (unlikely(!ri)) {
-		if (!head->first) {
-			pr_emerg("kretprobe BUG!: %s/%d returned to the trampoline (frame %p) with no instance pending: killing it\n",
-				 current->comm, task_pid_nr(current), fp);
-			dump_stack();
-			ret = (unsigned long)kretprobe_lost_return;
-			goto out;
-		}
-		ri = llist_entry(head->first, struct kretprobe_instance, llist);
-		pr_err("kretprobe BUG!: %s/%d: no instance for frame %p, returning to %pS of the newest one\n",
-		       current->comm, task_pid_nr(current), fp, ri->ret_addr);
-		WARN_ON_ONCE(1);
-	}
-
-	while (head->first != &ri->llist) {
-		stale = llist_entry(head->first, struct kretprobe_instance,
-				    llist);
-		head->first = stale->llist.next;
-		kretprobe_recycle(stale);
-	}
-
-	ret = (unsigned long)ri->ret_addr;
+	ri = kretprobe_find_instance(head->first, fp, &last);
+	if (unlikely(!ri))
+		kretprobe_no_instance(fp);
+	ret = (unsigned long)last->ret_addr;
 	instruction_pointer_set(regs, ret);
-	rp = rcu_dereference_sched(ri->pool->rp);
-	if (rp && rp->handler)
-		rp->handler(ri, regs);
 
-	head->first = ri->llist.next;
-	kretprobe_recycle(ri);
-out:
+	do {
+		cur = llist_entry(head->first, struct kretprobe_instance,
+				  llist);
+		/* Above @ri nothing is of @fp; below, the chain's are. */
+		if (cur->fp == fp) {
+			/* Unwinders from the handler see it at once. */
+			cur->ret_addr = (kprobe_opcode_t *)ret;
+			rp = rcu_dereference_sched(cur->pool->rp);
+			if (rp && rp->handler) {
+				instruction_pointer_set(regs, ret);
+				__this_cpu_write(current_kprobe, &rp->kp);
+				rp->handler(cur, regs);
+				__this_cpu_write(current_kprobe, busy);
+			}
+		}
+		head->first = cur->llist.next;
+		kretprobe_recycle(cur);
+	} while (cur != last);
+
 	kprobe_busy_end();
 	preempt_enable_notrace();
 	return ret;
@@ -381,6 +425,9 @@ static int kretprobe_check(struct kretprobe *rp, int *nr)
 	if (addr && kallsyms_lookup_size_offset(addr, &size, &off) &&
 	    arch_kretprobe_refused(addr - off))
 		return -EINVAL;
+	/* The caller may set KPROBE_FLAG_DISABLED, no other flag. */
+	if (rp->kp.flags & ~KPROBE_FLAG_DISABLED)
+		return -EINVAL;
 	return 0;
 }
 
@@ -393,8 +440,9 @@ static int kretprobe_check(struct kretprobe *rp, int *nr)
  * @rp->data_size private bytes each, then registers @rp->kp with a
  * pre-handler of ours.  @rp->kp.pre_handler and post_handler are ours.
  *
- * Return: 0 on success; -EINVAL for a NULL @rp or a function we cannot
- * watch (not a function entry, or refused by the architecture), -EBUSY if
+ * Return: 0 on success; -EINVAL for a NULL @rp, a flag other than
+ * KPROBE_FLAG_DISABLED in @rp->kp.flags, or a function we cannot watch
+ * (not a function entry, or refused by the architecture), -EBUSY if
  * @rp is registered already, -E2BIG for a @rp->maxactive over
  * KRETPROBE_INSTANCES_MAX, a @rp->data_size over KRETPROBE_DATA_SIZE_MAX or
  * a pool over KRETPROBE_POOL_BYTES_MAX, -ENOMEM, or an error of
@@ -428,11 +476,8 @@ int register_kretprobe(struct kretprobe *rp)
 	rp->pool = pool;
 	rp->kp.pre_handler = kretprobe_entry;
 	rp->kp.post_handler = NULL;
-#ifdef KPROBE_FLAG_RETPROBE
-	rp->kp.flags |= KPROBE_FLAG_RETPROBE;
-#endif
 
-	ret = register_kprobe(&rp->kp);
+	ret = kprobe_register_as(&rp->kp, KPROBE_FLAG_RETPROBE);
 	if (ret) {
 		rp->pool = NULL;
 		RCU_INIT_POINTER(pool->rp, NULL);

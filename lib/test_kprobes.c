@@ -18,6 +18,10 @@
 #include <linux/vmalloc.h>
 #include <linux/uaccess.h>
 #include <linux/module.h>
+#include <linux/kthread.h>
+#include <linux/stacktrace.h>
+#include <linux/delay.h>
+#include <linux/cpumask.h>
 #include <kunit/test.h>
 #ifdef CONFIG_X86
 #include <asm/trapnr.h>
@@ -656,6 +660,256 @@ static void kpt_fault_handler(struct kunit *test)
 	vfree(area);
 }
 
+/*
+ * Flags a caller may set: KPROBE_FLAG_DISABLED only.  The others are the
+ * core's; a type flag on a plain kprobe (KPROBE_FLAG_JPROBE) would send
+ * its hits down another probe kind's path.
+ */
+static const u32 kpt_refused_flags[] = {
+	KPROBE_FLAG_GONE, KPROBE_FLAG_OPTIMIZED, KPROBE_FLAG_FTRACE,
+	KPROBE_FLAG_ON_FUNC_ENTRY, KPROBE_FLAG_RETPROBE, KPROBE_FLAG_JPROBE,
+	KPROBE_FLAG_DISABLED | KPROBE_FLAG_JPROBE, 0x80000000,
+};
+
+static void kpt_caller_flags(struct kunit *test)
+{
+	struct kretprobe rp;
+	struct kprobe kp;
+	int i, ret;
+
+	for (i = 0; i < ARRAY_SIZE(kpt_refused_flags); i++) {
+		memset(&kp, 0, sizeof(kp));
+		kp.addr = (kprobe_opcode_t *)kpt_target1;
+		kp.pre_handler = kpt_simple_pre;
+		kp.flags = kpt_refused_flags[i];
+		ret = register_kprobe(&kp);
+		KUNIT_EXPECT_EQ_MSG(test, ret, -EINVAL, "kprobe flags %#x",
+				    kpt_refused_flags[i]);
+		if (!ret)
+			unregister_kprobe(&kp);
+
+		memset(&rp, 0, sizeof(rp));
+		rp.kp.addr = (kprobe_opcode_t *)kpt_target2;
+		rp.kp.flags = kpt_refused_flags[i];
+		ret = register_kretprobe(&rp);
+		KUNIT_EXPECT_EQ_MSG(test, ret, -EINVAL, "kretprobe flags %#x",
+				    kpt_refused_flags[i]);
+		if (!ret)
+			unregister_kretprobe(&rp);
+	}
+#ifdef CONFIG_JPROBES
+	for (i = 0; i < ARRAY_SIZE(kpt_refused_flags); i++) {
+		struct jprobe jp = {
+			.kp.addr = (kprobe_opcode_t *)kpt_target3,
+			.kp.flags = kpt_refused_flags[i],
+			.entry = kpt_target3,
+		};
+
+		ret = register_jprobe(&jp);
+		KUNIT_EXPECT_EQ_MSG(test, ret, -EINVAL, "jprobe flags %#x",
+				    kpt_refused_flags[i]);
+		if (!ret)
+			unregister_jprobe(&jp);
+	}
+#endif
+
+	/* The one flag callers set; registration's own flags go again. */
+	memset(&kp, 0, sizeof(kp));
+	kp.addr = (kprobe_opcode_t *)kpt_target1;
+	kp.pre_handler = kpt_simple_pre;
+	kp.flags = KPROBE_FLAG_DISABLED;
+	KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
+	KUNIT_EXPECT_EQ(test, enable_kprobe(&kp), 0);
+	kpt_reset();
+	KUNIT_EXPECT_EQ(test, kpt_target1(1), 4);
+	KUNIT_EXPECT_EQ(test, kst.pre, 1);
+	unregister_kprobe(&kp);
+	KUNIT_EXPECT_EQ(test, kp.flags, 0U);
+	KUNIT_EXPECT_EQ(test, register_kprobe(&kp), 0);
+	unregister_kprobe(&kp);
+
+	/* A kretprobe is typed while registered, and registers again. */
+	memset(&rp, 0, sizeof(rp));
+	rp.kp.addr = (kprobe_opcode_t *)kpt_target2;
+	KUNIT_ASSERT_EQ(test, register_kretprobe(&rp), 0);
+	KUNIT_EXPECT_TRUE(test, rp.kp.flags & KPROBE_FLAG_RETPROBE);
+	unregister_kretprobe(&rp);
+	KUNIT_EXPECT_EQ(test, rp.kp.flags, 0U);
+	KUNIT_EXPECT_EQ(test, register_kretprobe(&rp), 0);
+	unregister_kretprobe(&rp);
+}
+
+/*
+ * Slot pages are freed while RCU readers walk them: kernel_text_address()
+ * (every unwinder asks it about addresses it meets), kallsyms' listing of
+ * the slot pages, a stack trace.  A reader standing on a page that is
+ * being freed must still find its way to the end of the list.  Under
+ * TCG the vCPUs interleave coarsely, so a reader often stops on a page
+ * while the reaper unlinks it; the rounds make that likely, not certain.
+ * Before the fix the reader followed the page into the reaper's private
+ * list and looped there for ever: this test then hangs (and RCU reports a
+ * stall) instead of passing.
+ */
+#define KPT_REAP_ROUNDS	12
+#define KPT_REAP_SLOTS	2048
+#define KPT_REAP_PAGES	32
+
+struct kpt_reader {
+	unsigned long bogus;
+	atomic_long_t rounds;
+};
+
+static int kpt_slot_reader(void *data)
+{
+	struct kpt_reader *r = data;
+	unsigned long entries[8], value;
+	char sym[KSYM_NAME_LEN], type;
+	unsigned int i;
+
+	while (!kthread_should_stop()) {
+		/* No text there: every slot page list is walked. */
+		kernel_text_address(r->bogus);
+		for (i = 0; !kprobe_get_kallsym(i, &value, &type, sym); i++)
+			;
+		stack_trace_save(entries, ARRAY_SIZE(entries), 0);
+		/* A voluntary sleep now and then lets RCU-tasks (the reaper) on. */
+		if (!(atomic_long_inc_return(&r->rounds) % 256))
+			usleep_range(1000, 2000);
+	}
+	return 0;
+}
+
+static void kpt_slot_reaper(struct kunit *test)
+{
+	unsigned long pages[KPT_REAP_PAGES];
+	unsigned int count[KPT_REAP_PAGES];
+	kprobe_opcode_t **slots;
+	struct task_struct *t;
+	struct kpt_reader r;
+	unsigned int full;
+	int cpu, round, i, j, n, np;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs a second CPU");
+	slots = kunit_kcalloc(test, KPT_REAP_SLOTS, sizeof(*slots), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, slots);
+	r.bogus = (unsigned long)slots;
+	atomic_long_set(&r.rounds, 0);
+	cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
+	t = kthread_create(kpt_slot_reader, &r, "kpt_slot_reader");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	kthread_bind(t, cpu);
+	wake_up_process(t);
+
+	for (round = 0; round < KPT_REAP_ROUNDS; round++) {
+		np = 0;
+		for (n = 0; n < KPT_REAP_SLOTS; n++) {
+			slots[n] = get_insn_slot();
+			if (!slots[n])
+				break;
+			for (j = 0; j < np; j++)
+				if (pages[j] == ((unsigned long)slots[n] & PAGE_MASK))
+					break;
+			if (j == np && np < KPT_REAP_PAGES) {
+				pages[np] = (unsigned long)slots[n] & PAGE_MASK;
+				count[np++] = 0;
+			}
+			if (j < np)
+				count[j]++;
+		}
+		if (!n) {
+			KUNIT_FAIL(test, "no instruction slot");
+			break;
+		}
+		for (i = 0; i < n; i++)
+			free_insn_slot(slots[i], 0);
+		/* A page full of our slots goes: wait until it has gone. */
+		for (full = 0, j = 0; j < np; j++)
+			full = max(full, count[j]);
+		for (j = 0; j < np; j++) {
+			if (count[j] != full)
+				continue;
+			while (is_kprobe_insn_slot(pages[j]))
+				msleep(20);
+		}
+	}
+	kthread_stop(t);
+	KUNIT_EXPECT_GT(test, atomic_long_read(&r.rounds), 0L);
+	kunit_info(test, "%ld reader rounds\n", atomic_long_read(&r.rounds));
+}
+
+/*
+ * Copies of kpt_blacklisted as compilers split and clone functions (never
+ * called: only their names and addresses matter), and one copy of a
+ * function that is not blacklisted.  x86's .cold is a trap (objtool
+ * accepts an unreachable int3 in a cold part), the others return.
+ */
+#ifdef CONFIG_X86
+#define KPT_COPY_COLD	"int3\n"
+#define KPT_COPY_BODY	ASM_RET
+#else
+#define KPT_COPY_COLD	"ret\n"
+#define KPT_COPY_BODY	"ret\n"
+#endif
+asm("	.pushsection .text, \"ax\"\n"
+"	.balign 4\n"
+"	.type kpt_blacklisted.cold, %function\n"
+"kpt_blacklisted.cold:\n"
+"	" KPT_COPY_COLD
+"	.size kpt_blacklisted.cold, . - kpt_blacklisted.cold\n"
+"	.type kpt_blacklisted.constprop.0, %function\n"
+"kpt_blacklisted.constprop.0:\n"
+"	" KPT_COPY_BODY
+"	.size kpt_blacklisted.constprop.0, . - kpt_blacklisted.constprop.0\n"
+"	.type kpt_blacklisted.isra.0, %function\n"
+"kpt_blacklisted.isra.0:\n"
+"	" KPT_COPY_BODY
+"	.size kpt_blacklisted.isra.0, . - kpt_blacklisted.isra.0\n"
+"	.type kpt_blacklisted.part.0, %function\n"
+"kpt_blacklisted.part.0:\n"
+"	" KPT_COPY_BODY
+"	.size kpt_blacklisted.part.0, . - kpt_blacklisted.part.0\n"
+"	.type kpt_blacklisted.llvm.4242, %function\n"
+"kpt_blacklisted.llvm.4242:\n"
+"	" KPT_COPY_BODY
+"	.size kpt_blacklisted.llvm.4242, . - kpt_blacklisted.llvm.4242\n"
+"	.type kpt_target3.part.0, %function\n"
+"kpt_target3.part.0:\n"
+"	" KPT_COPY_BODY
+"	.size kpt_target3.part.0, . - kpt_target3.part.0\n"
+"	.popsection\n");
+
+static void kpt_blacklist_copies(struct kunit *test)
+{
+	static const char * const copies[] = {
+		"kpt_blacklisted.cold", "kpt_blacklisted.constprop.0",
+		"kpt_blacklisted.isra.0", "kpt_blacklisted.part.0",
+		"kpt_blacklisted.llvm.4242",
+	};
+	struct kprobe kp;
+	unsigned long a;
+	int i, ret;
+
+	for (i = 0; i < ARRAY_SIZE(copies); i++) {
+		a = kallsyms_lookup_name(copies[i]);
+		KUNIT_ASSERT_NE_MSG(test, a, 0UL, "%s", copies[i]);
+		KUNIT_EXPECT_TRUE_MSG(test, within_kprobe_blacklist(a), "%s",
+				      copies[i]);
+		memset(&kp, 0, sizeof(kp));
+		kp.symbol_name = copies[i];
+		kp.pre_handler = kpt_simple_pre;
+		ret = register_kprobe(&kp);
+		KUNIT_EXPECT_EQ_MSG(test, ret, -EINVAL, "%s", copies[i]);
+		if (!ret)
+			unregister_kprobe(&kp);
+	}
+	/* The copy of a function that may be probed may be probed. */
+	a = kallsyms_lookup_name("kpt_target3.part.0");
+	KUNIT_ASSERT_NE(test, a, 0UL);
+	KUNIT_EXPECT_FALSE(test, within_kprobe_blacklist(a));
+	KUNIT_EXPECT_FALSE(test, within_kprobe_blacklist((unsigned long)kpt_target3));
+}
+
 static struct kunit_case kprobes_core_cases[] = {
 	KUNIT_CASE(kpt_hit_counts),
 	KUNIT_CASE(kpt_by_symbol),
@@ -668,6 +922,9 @@ static struct kunit_case kprobes_core_cases[] = {
 	KUNIT_CASE(kpt_enable_disable),
 	KUNIT_CASE(kpt_batch),
 	KUNIT_CASE(kpt_fault_handler),
+	KUNIT_CASE(kpt_caller_flags),
+	KUNIT_CASE(kpt_blacklist_copies),
+	KUNIT_CASE_SLOW(kpt_slot_reaper),
 	{}
 };
 

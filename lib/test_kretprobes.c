@@ -21,6 +21,10 @@
 #include <linux/sched/task.h>
 #include <linux/stacktrace.h>
 #include <linux/string.h>
+#include <linux/linkage.h>
+#ifdef CONFIG_X86
+#include <asm/ibt.h>
+#endif
 
 #define KRT_TRACE_DEPTH	32
 #define KRT_RECURSION	8
@@ -760,6 +764,177 @@ static void krt_test_hot_all_cpus(struct kunit *test)
 		   atomic_read(&krt_returns), rp.nmissed);
 }
 
+/*
+ * Tail calls between kretprobed functions: krt_tail_a() jumps to
+ * krt_tail_b(), so b's entry finds its return address already replaced by
+ * a's.  Written in assembly so that the tail call is certain (arm64
+ * builds with frame pointers, which turns sibling calls off).
+ */
+asmlinkage int krt_tail_a(int x);
+asmlinkage int krt_tail_b(int x);
+
+#ifdef CONFIG_X86
+asm("	.pushsection .text, \"ax\"\n"
+"	.globl krt_tail_a\n"
+"	.type krt_tail_a, @function\n"
+"krt_tail_a:\n"
+	ASM_ENDBR
+"	jmp krt_tail_b\n"
+"	.size krt_tail_a, . - krt_tail_a\n"
+"	.globl krt_tail_b\n"
+"	.type krt_tail_b, @function\n"
+"krt_tail_b:\n"
+	ASM_ENDBR
+"	leal 5(%rdi), %eax\n"
+	ASM_RET
+"	.size krt_tail_b, . - krt_tail_b\n"
+"	.popsection\n");
+#else
+asm("	.pushsection .text, \"ax\"\n"
+"	.balign 4\n"
+"	.globl krt_tail_a\n"
+"	.type krt_tail_a, %function\n"
+"krt_tail_a:\n"
+"	b krt_tail_b\n"
+"	.size krt_tail_a, . - krt_tail_a\n"
+"	.globl krt_tail_b\n"
+"	.type krt_tail_b, %function\n"
+"krt_tail_b:\n"
+"	add w0, w0, #5\n"
+"	ret\n"
+"	.size krt_tail_b, . - krt_tail_b\n"
+"	.popsection\n");
+#endif
+
+static struct kretprobe krt_tail_rp[2];
+static unsigned long krt_tail_ret[2];
+static int krt_tail_order[2];
+static int krt_tail_n;
+
+/* Inside both handlers the running probe is the kretprobe's own kprobe. */
+static int krt_tail_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct kretprobe *rp = get_kretprobe(ri);
+
+	atomic_inc(&krt_entries);
+	if (!rp || kprobe_running() != &rp->kp)
+		atomic_inc(&krt_bad);
+	return 0;
+}
+
+static int krt_tail_ret_handler(struct kretprobe_instance *ri,
+				struct pt_regs *regs)
+{
+	struct kretprobe *rp = get_kretprobe(ri);
+	struct kretprobe_instance *last;
+	unsigned long ret = get_kretprobe_retaddr(ri);
+	int i = rp == &krt_tail_rp[1];
+
+	atomic_inc(&krt_returns);
+	if (!rp || kprobe_running() != &rp->kp)
+		atomic_inc(&krt_bad);
+	/* The real return address, in the regs and for the instance. */
+	if (is_kretprobe_trampoline(ret) || instruction_pointer(regs) != ret)
+		atomic_inc(&krt_bad);
+	/* The instance is still the task's newest of its frame. */
+	if (kretprobe_find_instance(current->kretprobe_instances.first,
+				    ri->fp, &last) != ri)
+		atomic_inc(&krt_bad);
+	krt_tail_ret[i] = ret;
+	if (krt_tail_n < ARRAY_SIZE(krt_tail_order))
+		krt_tail_order[krt_tail_n++] = i;
+	return 0;
+}
+
+static noinline int krt_tail_call(int x)
+{
+	return krt_tail_a(x) + 1;	/* not a tail call: returns here */
+}
+
+/*
+ * Before the fix b's handler saw the trampoline as its return address,
+ * and kprobe_running() was a busy marker in return handlers.
+ */
+static void krt_test_tail_call(struct kunit *test)
+{
+	struct kretprobe *rps[2] = { &krt_tail_rp[0], &krt_tail_rp[1] };
+	unsigned long size, off;
+	int i;
+
+	krt_reset();
+	memset(krt_tail_rp, 0, sizeof(krt_tail_rp));
+	memset(krt_tail_ret, 0, sizeof(krt_tail_ret));
+	krt_tail_n = 0;
+	krt_tail_rp[0].kp.addr = (kprobe_opcode_t *)krt_tail_a;
+	krt_tail_rp[1].kp.addr = (kprobe_opcode_t *)krt_tail_b;
+	for (i = 0; i < 2; i++) {
+		krt_tail_rp[i].entry_handler = krt_tail_entry;
+		krt_tail_rp[i].handler = krt_tail_ret_handler;
+		krt_tail_rp[i].maxactive = 4;
+	}
+	KUNIT_ASSERT_EQ(test, register_kretprobes(rps, 2), 0);
+	KUNIT_EXPECT_EQ(test, krt_tail_call(10), 16);
+	unregister_kretprobes(rps, 2);
+
+	KUNIT_EXPECT_EQ(test, atomic_read(&krt_entries), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&krt_returns), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&krt_bad), 0);
+	/* b returns first, then a; both to krt_tail_call() */
+	KUNIT_EXPECT_EQ(test, krt_tail_n, 2);
+	KUNIT_EXPECT_EQ(test, krt_tail_order[0], 1);
+	KUNIT_EXPECT_EQ(test, krt_tail_order[1], 0);
+	KUNIT_EXPECT_EQ(test, krt_tail_ret[0], krt_tail_ret[1]);
+	KUNIT_ASSERT_TRUE(test,
+			  kallsyms_lookup_size_offset((unsigned long)krt_tail_call,
+						      &size, &off));
+	KUNIT_EXPECT_GT(test, krt_tail_ret[0], (unsigned long)krt_tail_call);
+	KUNIT_EXPECT_LT(test, krt_tail_ret[0],
+			(unsigned long)krt_tail_call + size);
+}
+
+/*
+ * kretprobe_find_instance(), the trampoline's lookup, on a made-up list
+ * of pending instances, newest first.  "None" is what makes the
+ * trampoline stop the task with a diagnostic (BUG): that path itself
+ * cannot run in a test that is to survive, so its lookup is pinned here.
+ */
+static void krt_test_find_instance(struct kunit *test)
+{
+	unsigned long tramp = (unsigned long)kretprobe_trampoline;
+	struct kretprobe_instance *ri[4], *last = NULL;
+	void *fp[4] = { (void *)0x1000, (void *)0x2000, (void *)0x1000,
+			(void *)0x3000 };
+	unsigned long ret[4] = { tramp, 0x1111, 0x2222, tramp };
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		ri[i] = kunit_kzalloc(test, sizeof(*ri[i]), GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, ri[i]);
+		ri[i]->fp = fp[i];
+		ri[i]->ret_addr = (kprobe_opcode_t *)ret[i];
+	}
+	for (i = 0; i < 3; i++)
+		ri[i]->llist.next = &ri[i + 1]->llist;
+
+	/* a tail call: the chain of 0x1000 ends in ri[2] */
+	KUNIT_EXPECT_PTR_EQ(test, kretprobe_find_instance(&ri[0]->llist,
+							  fp[0], &last), ri[0]);
+	KUNIT_EXPECT_PTR_EQ(test, last, ri[2]);
+	KUNIT_EXPECT_PTR_EQ(test, kretprobe_find_instance(&ri[0]->llist,
+							  fp[1], &last), ri[1]);
+	KUNIT_EXPECT_PTR_EQ(test, last, ri[1]);
+	/* none: only the trampoline for 0x3000, nothing at all for 0x4000 */
+	KUNIT_EXPECT_NULL(test, kretprobe_find_instance(&ri[0]->llist,
+							fp[3], &last));
+	KUNIT_EXPECT_NULL(test, kretprobe_find_instance(&ri[0]->llist,
+							(void *)0x4000, &last));
+	KUNIT_EXPECT_NULL(test, kretprobe_find_instance(NULL, fp[0], &last));
+	/* this task has nothing pending here */
+	KUNIT_EXPECT_NULL(test,
+			  kretprobe_find_instance(current->kretprobe_instances.first,
+						  fp[0], &last));
+}
+
 static struct kunit_case krt_cases[] = {
 	KUNIT_CASE(krt_test_pair),
 	KUNIT_CASE(krt_test_bad_input),
@@ -773,6 +948,8 @@ static struct kunit_case krt_cases[] = {
 	KUNIT_CASE(krt_test_stacktrace),
 	KUNIT_CASE(krt_test_stacktrace_nested),
 	KUNIT_CASE(krt_test_hot_all_cpus),
+	KUNIT_CASE(krt_test_tail_call),
+	KUNIT_CASE(krt_test_find_instance),
 	{}
 };
 

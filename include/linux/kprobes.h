@@ -111,9 +111,10 @@ typedef int (*kprobe_fault_handler_t)(struct kprobe *p, struct pt_regs *regs,
  *	else NULL
  * @opcode: internal: the original first opcode unit at @addr
  * @ainsn: internal: the arch's copy and decoding of the instruction
- * @flags: KPROBE_FLAG_* below.  Set only KPROBE_FLAG_DISABLED (and, from
- *	the other probe kinds, a type flag) before registering; read the
- *	rest through kprobe_gone(), kprobe_disabled() & co.
+ * @flags: KPROBE_FLAG_* below.  Set only KPROBE_FLAG_DISABLED before
+ *	registering (any other flag is refused with -EINVAL); read the
+ *	rest through kprobe_gone(), kprobe_disabled() & co.  Unregistering
+ *	clears all but KPROBE_FLAG_DISABLED.
  */
 struct kprobe {
 	/* what the breakpoint trap reads, first: one cache line */
@@ -707,8 +708,9 @@ static __always_inline void kprobe_run_post(struct kprobe *sp,
  * 4. Interface for the other probe kinds (kretprobes, jprobes, fprobe).
  *    Internal: not for modules.
  *
- * - Set a type flag (KPROBE_FLAG_RETPROBE, KPROBE_FLAG_JPROBE) in
- *   kp->flags before register_kprobe(kp); debugfs shows 'r' / 'j'.
+ * - Register with kprobe_register_as(kp, type), type a type flag
+ *   (KPROBE_FLAG_RETPROBE, KPROBE_FLAG_JPROBE): register_kprobe()
+ *   refuses any flag but KPROBE_FLAG_DISABLED.  debugfs shows 'r' / 'j'.
  * - Batch removal with one grace period:
  *	for each: kprobe_unregister_begin(kp);   disarm + unlink, no wait
  *	synchronize_rcu();
@@ -719,6 +721,7 @@ static __always_inline void kprobe_run_post(struct kprobe *sp,
  *   probes hit inside it count as missed (it looks like a running probe).
  *   The section must not sleep; begin disables preemption.
  */
+int kprobe_register_as(struct kprobe *p, u32 type);
 void kprobe_unregister_begin(struct kprobe *p);
 void kprobe_unregister_end(struct kprobe *p);
 void kprobe_busy_begin(void);

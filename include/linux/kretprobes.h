@@ -107,6 +107,9 @@ void arch_kretprobe_hijack(struct kretprobe_instance *ri,
 			   struct pt_regs *regs);
 bool arch_kretprobe_refused(unsigned long func);
 unsigned long kretprobe_trampoline_return(struct pt_regs *regs, void *fp);
+struct kretprobe_instance *
+kretprobe_find_instance(struct llist_node *first, void *fp,
+			struct kretprobe_instance **last);
 #else
 static inline int register_kretprobe(struct kretprobe *rp)
 {

@@ -7,7 +7,7 @@ insmod $KP_MOD/kp_target.ko || fail module.load-target
 check module.load-probe insmod $KP_MOD/kp_probe.ko
 kcall 10
 expect_eq module.kprobe-hits "$(param kp_probe hits)" 10
-check module.list-shows-probe grep -q '^[0-9a-f]*  *k  *kp_target_func+0x[0-9a-f]*  *\[kp_target\]' $KP_DBG/list
+check module.list-shows-probe grep -q '^[0-9a-f]*  *k  *kp_target_func+0x[0-9a-f]*  kp_target ' $KP_DBG/list
 echo 0 > $KP_DBG/enabled
 kcall 5
 expect_eq module.disarmed-no-hits "$(param kp_probe hits)" 10
