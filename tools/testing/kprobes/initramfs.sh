@@ -23,7 +23,7 @@ rm -f "$root/guest/init"
 for m in "$obj"/kp-modules/src/*.ko; do
 	[ -f "$m" ] && cp "$m" "$root/guest/modules/"
 done
-for m in "$obj"/samples/kprobes/*.ko; do
+for m in "$obj"/samples/kprobes/*.ko "$obj"/samples/livepatch/livepatch-sample.ko; do
 	[ -f "$m" ] && cp "$m" "$root/guest/samples/"
 done
 for m in "$obj"/kp-bench/*.ko; do

@@ -43,6 +43,11 @@
 #include <asm/traps.h>
 #include <asm/extable.h>
 
+/* The fentry call; without CONFIG_FUNCTION_TRACER there is no ftrace site. */
+#ifndef MCOUNT_INSN_SIZE
+#define MCOUNT_INSN_SIZE	5
+#endif
+
 /* ---------------------------------------------------------------------
  * Reading and decoding text
  */
