@@ -317,6 +317,8 @@ void *alloc_insn_page(void)
 int arch_write_insn_slot(void *dst, const void *src, size_t len)
 {
 	text_poke_copy(dst, src, len);
+	/* New text for perf (PERF_RECORD_TEXT_POKE), as upstream reports it */
+	perf_event_text_poke(dst, NULL, 0, src, len);
 	return 0;
 }
 

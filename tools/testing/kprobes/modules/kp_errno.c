@@ -28,8 +28,11 @@ MODULE_PARM_DESC(ftrace_site, "address of kp_errno_traced()'s ftrace site");
 static struct dentry *kpe_dir;
 static int kpe_data_var = 1;
 
-/* Traced (it has an ftrace site when the kernel has one for modules). */
-noinline int kp_errno_traced(int x)
+/*
+ * Traced (it has an ftrace site when the kernel has one for modules).
+ * __noipa: called, never cloned or folded, under its own name.
+ */
+static __noipa int kp_errno_traced(int x)
 {
 	barrier();
 	return x + 1;
@@ -38,7 +41,7 @@ noinline int kp_errno_traced(int x)
 /* A function with a jump label site: the branch on kpe_key. */
 static DEFINE_STATIC_KEY_FALSE(kpe_key);
 
-noinline int kp_errno_jump(int x)
+static __noipa int kp_errno_jump(int x)
 {
 	if (static_branch_unlikely(&kpe_key))
 		return x * 2;
@@ -54,7 +57,7 @@ static int kpe_sc_target(int x)
 
 DEFINE_STATIC_CALL(kpe_call, kpe_sc_target);
 
-noinline int kp_errno_static_call(int x)
+static __noipa int kp_errno_static_call(int x)
 {
 	return static_call(kpe_call)(x) + 5;
 }
@@ -74,7 +77,7 @@ static int kpe_hits;
 
 static int kpe_pre_count(struct kprobe *p, struct pt_regs *regs)
 {
-	kpe_hits++;
+	WRITE_ONCE(kpe_hits, kpe_hits + 1);
 	return 0;
 }
 
@@ -216,15 +219,15 @@ static void kpe_ipmodify(struct seq_file *m)
 	kpe_result(m, "ipmodify.then.kprobe.pre", ret, 0);
 	if (!ret) {
 		kpe_hits = 0;
-		kp_errno_traced(1);
-		kpe_result(m, "ipmodify.then.kprobe.pre.hits", kpe_hits, 1);
+		kpe_data_var += kp_errno_traced(1);
+		kpe_result(m, "ipmodify.then.kprobe.pre.hits", READ_ONCE(kpe_hits), 1);
 		/* A post_handler joins the site: refused, the first one stays. */
 		ret = register_kprobe(&post);
 		kpe_result(m, "ipmodify.then.kprobe.pre.then.post", ret, -EBUSY);
 		if (!ret)
 			unregister_kprobe(&post);
-		kp_errno_traced(1);
-		kpe_result(m, "ipmodify.then.kprobe.pre.hits.after", kpe_hits, 2);
+		kpe_data_var += kp_errno_traced(1);
+		kpe_result(m, "ipmodify.then.kprobe.pre.hits.after", READ_ONCE(kpe_hits), 2);
 		unregister_kprobe(&pre);
 	}
 	memset(&post, 0, sizeof(post));
@@ -246,8 +249,8 @@ static void kpe_ipmodify(struct seq_file *m)
 		kpe_result(m, "kprobe.pre.then.ipmodify", ret, 0);
 		if (!ret) {
 			kpe_hits = 0;
-			kp_errno_traced(1);
-			kpe_result(m, "kprobe.pre.then.ipmodify.hits", kpe_hits, 1);
+			kpe_data_var += kp_errno_traced(1);
+			kpe_result(m, "kprobe.pre.then.ipmodify.hits", READ_ONCE(kpe_hits), 1);
 			kpe_ipmodify_off();
 		}
 		unregister_kprobe(&pre);
@@ -350,7 +353,16 @@ static int kpe_show(struct seq_file *m, void *v)
 		kpe_result(m, "kretprobe.reregister", register_kretprobe(&rp),
 			   -EINVAL);
 		unregister_kretprobe(&rp);
-		/* Once unregistered, the same structure may be registered anew. */
+		/*
+		 * Once unregistered, the same structure may be registered anew;
+		 * kp.addr holds the resolved address, kept with symbol_name.
+		 */
+		ret = register_kretprobe(&rp);
+		kpe_result(m, "kretprobe.register.again.addr.and.sym", ret,
+			   -EINVAL);
+		if (!ret)
+			unregister_kretprobe(&rp);
+		rp.kp.addr = NULL;
 		ret = register_kretprobe(&rp);
 		kpe_result(m, "kretprobe.register.again", ret, 0);
 		if (!ret)
@@ -376,7 +388,7 @@ static int kpe_show(struct seq_file *m, void *v)
 		ret = register_kretprobe(krp);
 		kpe_result(m, "kretprobe.kmalloc.garbage", ret, 0);
 		if (!ret) {
-			kp_errno_traced(1);
+			kpe_data_var += kp_errno_traced(1);
 			unregister_kretprobe(krp);
 		}
 		kfree(krp);
