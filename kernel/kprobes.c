@@ -1543,7 +1543,8 @@ int __weak arch_init_kprobes(void)
  * Global arm/disarm and debugfs
  */
 
-static void arm_all(bool arm)
+/* For the debugfs switch: unused without CONFIG_DEBUG_FS. */
+static void __maybe_unused arm_all(bool arm)
 {
 	struct kprobe *p;
 	bool batch;
