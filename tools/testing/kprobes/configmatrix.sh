@@ -93,15 +93,19 @@ variant_config() {
 	printf '%s\n' "${add[@]}"
 }
 
-# The objects of kprobes and its tests, for KP_MATRIX_QUICK=1.
+# The objects of kprobes and its tests in the config of $1, for
+# KP_MATRIX_QUICK=1 (the ones the config does not build are left out).
 quick_objs() {
 	local o=(kernel/kprobes.o lib/test_kprobes.o)
-	local f
+	local f c
 
-	for f in kernel/kprobes_opt kernel/kprobes_ftrace kernel/kretprobes \
-		 kernel/jprobes lib/test_kretprobes lib/test_jprobes \
-		 lib/test_kprobes_opt; do
-		[ -f "$src/$f.c" ] && o+=("$f.o")
+	for f in kernel/kprobes_opt:OPTPROBES kernel/kprobes_ftrace:KPROBES_ON_FTRACE \
+		 kernel/kretprobes:KRETPROBES kernel/jprobes:JPROBES \
+		 lib/test_kretprobes:KPROBES lib/test_jprobes:KPROBES \
+		 lib/test_kprobes_opt:KPROBES; do
+		c=${f#*:}
+		f=${f%%:*}
+		[ -f "$src/$f.c" ] && grep -q "^CONFIG_$c=y" "$1/.config" && o+=("$f.o")
 	done
 	case $arch in
 	x86_64) o+=(arch/x86/kernel/kprobes/) ;;
@@ -120,7 +124,7 @@ quick_variant() {
 			${cross:+--cross_compile="$cross"}) > "$log" 2>&1 ||
 	   ! make -C "$src" O="$obj" ARCH="$(kp_karch "$arch")" \
 			CROSS_COMPILE="$cross" CC="ccache ${cross}gcc" -j"$KP_JOBS" \
-			$(quick_objs) >> "$log" 2>&1; then
+			$(quick_objs "$obj") >> "$log" 2>&1; then
 		grep -E 'error|Error|ERROR|Missing' "$log" | head -20 >&2
 		say "$v.compile FAIL ($(( $(date +%s) - t0 ))s, see $log)"
 		return
