@@ -837,6 +837,7 @@ static int __init populate_blacklist(void)
 	return arch_populate_kprobe_blacklist();
 }
 
+#ifdef CONFIG_MODULES
 static void blacklist_module_add(struct module *mod)
 {
 	unsigned long start;
@@ -864,6 +865,7 @@ static void blacklist_module_del(struct module *mod)
 		kfree_rcu(ent, rcu);
 	}
 }
+#endif /* CONFIG_MODULES */
 
 /* ---------------------------------------------------------------------
  * Arming (kprobe_mutex held)
@@ -929,6 +931,23 @@ static int site_write(struct kprobe_site *site, bool arm)
 	return 0;
 }
 
+#ifdef CONFIG_KPROBES_ON_FTRACE
+/*
+ * For kprobes_ftrace.c: does some probe of the site @sp move the ip after
+ * the call, so that the site needs the IPMODIFY ftrace_ops?  A
+ * post_handler (as upstream decides) or a jprobe.
+ */
+bool kprobe_site_moves_ip(struct kprobe *sp)
+{
+	struct kprobe *p;
+
+	list_for_each_entry(p, &to_site(sp)->probes, list)
+		if (p->post_handler || (p->flags & KPROBE_FLAG_JPROBE))
+			return true;
+	return false;
+}
+#endif
+
 /*
  * The probe the hit path may call straight (kprobe_run_pre()): the site's
  * only probe, enabled, with a pre_handler, and not a jprobe (which must
@@ -977,6 +996,8 @@ static int site_update(struct kprobe_site *site)
 	want = want && !kprobes_all_disarmed && !kprobe_gone(&site->kp);
 	if (want != site->armed)
 		ret = site_write(site, want);
+	else if (want && kprobe_ftrace(&site->kp))
+		ret = kprobe_ftrace_update(&site->kp);
 	kprobe_opt_update(&site->kp, site->armed && !jprobe);
 	return ret;
 }
@@ -1039,9 +1060,9 @@ static kprobe_opcode_t *resolve_addr(kprobe_opcode_t *addr, const char *sym,
 	/* An offset that wraps around the address space is no location. */
 	if (check_add_overflow(base, offset, &where))
 		return ERR_PTR(-EINVAL);
-	/* No symbol covers it (a user address, a hole): not kernel text. */
+	/* No symbol covers it (a user address, a hole): -ENOENT. */
 	if (!kallsyms_lookup(where, &size, &off, &modname, name))
-		return ERR_PTR(-EINVAL);
+		return ERR_PTR(-ENOENT);
 	/* Nor is the padding or CFI preamble in front of a function. */
 	if (str_has_prefix(name, "__pfx_") || str_has_prefix(name, "__cfi_"))
 		return ERR_PTR(-EINVAL);
@@ -1071,15 +1092,15 @@ int kprobe_on_func_entry(kprobe_opcode_t *addr, const char *sym,
 
 /*
  * 1 when @addr is an ftrace site a probe goes through ftrace for, 0 when
- * it is no ftrace site, or an errno: -EBUSY (no kprobes on ftrace, or
- * ftrace killed), -EILSEQ (inside the site's call).
+ * it is no ftrace site, or an errno: -EINVAL (no kprobes on ftrace, as
+ * upstream), -EBUSY (ftrace killed), -EILSEQ (inside the site's call).
  */
 static int kprobe_ftrace_site(unsigned long addr)
 {
 	if (!ftrace_text_reserved((void *)addr, (void *)addr))
 		return 0;
 	if (!IS_ENABLED(CONFIG_KPROBES_ON_FTRACE))
-		return -EBUSY;
+		return -EINVAL;
 	if (ftrace_location(addr) != addr)
 		return -EILSEQ;
 #ifdef CONFIG_KPROBES_ON_FTRACE
@@ -1095,7 +1116,7 @@ static int kprobe_ftrace_site(unsigned long addr)
  */
 static int check_location(unsigned long addr, struct module **modp)
 {
-	struct module *mod;
+	struct module *mod __maybe_unused;
 	int ret = 0;
 
 	*modp = NULL;
@@ -1103,15 +1124,17 @@ static int check_location(unsigned long addr, struct module **modp)
 		return -EINVAL;
 	if (within_kprobe_blacklist(addr))
 		return -EINVAL;
+	/* Text others patch: -EINVAL, as upstream. */
 	if (jump_label_text_reserved((void *)addr, (void *)addr) ||
 	    static_call_text_reserved((void *)addr, (void *)addr))
-		return -EBUSY;
+		return -EINVAL;
 	/* An ftrace site is probed through ftrace, at its first byte. */
 	ret = kprobe_ftrace_site(addr);
 	if (ret < 0)
 		return ret;
 	ret = 0;
 
+#ifdef CONFIG_MODULES
 	preempt_disable();
 	mod = __module_text_address(addr);
 	if (mod) {
@@ -1126,6 +1149,7 @@ static int check_location(unsigned long addr, struct module **modp)
 		}
 	}
 	preempt_enable();
+#endif
 	return ret;
 }
 
@@ -1254,6 +1278,18 @@ static int check_caller_flags(const struct kprobe *p)
 	return p->flags & ~allowed ? -EINVAL : 0;
 }
 
+/**
+ * kprobe_registered() - is a probe registered (gone or not)
+ * @p: the probe; none of its fields but @p->addr is trusted
+ *
+ * Return: true when @p is registered.
+ */
+bool kprobe_registered(struct kprobe *p)
+{
+	guard(mutex)(&kprobe_mutex);
+	return site_of(p);
+}
+
 /* Registration proper, kprobe_mutex held: @p is not registered. */
 static int register_at(struct kprobe *p, kprobe_opcode_t *addr, bool on_entry)
 {
@@ -1285,11 +1321,13 @@ static int register_at(struct kprobe *p, kprobe_opcode_t *addr, bool on_entry)
  * @symbol_name: the address is judged on its own.
  *
  * Return: 0, or -EINVAL (bad location, both or neither of @addr and
- * @symbol_name, @offset wrapping around, blacklisted, not text, already
- * registered, instruction cannot be probed), -ENOENT
- * (unknown symbol, module going away), -EILSEQ (not an instruction
- * boundary), -EBUSY (jump label, static call or alternatives site, a
- * second jprobe on a function), -ENOMEM, -EAGAIN (too early in boot).
+ * @symbol_name, @offset wrapping around, blacklisted, not text, a jump
+ * label or static call site, an ftrace site without
+ * CONFIG_KPROBES_ON_FTRACE, already registered, instruction cannot be
+ * probed), -ENOENT (unknown symbol, no symbol at the address, module going
+ * away), -EILSEQ (not an instruction boundary), -EBUSY (alternatives
+ * site, a second jprobe on a function), -ENOMEM, -EAGAIN (too early in
+ * boot).  Documentation/trace/kprobes.rst has the table.
  */
 int register_kprobe(struct kprobe *p)
 {
@@ -1635,6 +1673,7 @@ void kprobe_free_init_mem(void)
 	mutex_unlock(&kprobe_mutex);
 }
 
+#ifdef CONFIG_MODULES
 static bool in_module_init(unsigned long addr, void *data)
 {
 	return within_module_init(addr, data);
@@ -1672,6 +1711,7 @@ static struct notifier_block kprobes_module_nb = {
 	.notifier_call = kprobes_module_callback,
 	.priority = 0,
 };
+#endif /* CONFIG_MODULES */
 
 #ifndef CONFIG_KPROBES_ON_FTRACE
 /**
@@ -1705,7 +1745,7 @@ int __weak arch_init_kprobes(void)
  *
  * Return: 0, or the first error of arming a site.
  */
-static int arm_all(bool arm)
+static int __maybe_unused arm_all(bool arm)
 {
 	unsigned int failed = 0;
 	struct kprobe *p;
@@ -1752,8 +1792,10 @@ static int __init init_kprobes(void)
 	if (ret)
 		pr_err("cannot build the blacklist (%d)\n", ret);
 	ret = arch_init_kprobes();
+#ifdef CONFIG_MODULES
 	if (!ret)
 		ret = register_module_notifier(&kprobes_module_nb);
+#endif
 	if (ret) {
 		pr_err("disabled (%d)\n", ret);
 		return ret;

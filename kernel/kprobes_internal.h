@@ -12,10 +12,17 @@
 
 extern struct mutex kprobe_mutex;
 
+/* Takes kprobe_mutex (kretprobes, which must not trust their own fields). */
+bool kprobe_registered(struct kprobe *p);
+
 #ifdef CONFIG_KPROBES_ON_FTRACE
 /* Add (remove) a site to the kprobes ftrace_ops: errno when ftrace refuses. */
 int kprobe_ftrace_arm(struct kprobe *sp);
 int kprobe_ftrace_disarm(struct kprobe *sp);
+/* Move an armed site to the ftrace_ops (IPMODIFY or not) its probes need. */
+int kprobe_ftrace_update(struct kprobe *sp);
+/* Does some probe of the site move the ip after the call (kprobes.c)? */
+bool kprobe_site_moves_ip(struct kprobe *sp);
 /* Queue this task's filter changes and hand them to ftrace in one update. */
 bool kprobe_ftrace_batch_begin(void);
 int kprobe_ftrace_batch_end(void);
@@ -38,6 +45,11 @@ static inline int kprobe_ftrace_arm(struct kprobe *sp)
 static inline int kprobe_ftrace_disarm(struct kprobe *sp)
 {
 	return -ENODEV;
+}
+
+static inline int kprobe_ftrace_update(struct kprobe *sp)
+{
+	return 0;
 }
 
 static inline bool kprobe_ftrace_batch_begin(void)

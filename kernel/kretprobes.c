@@ -30,6 +30,8 @@
 #include <linux/bug.h>
 #include <linux/export.h>
 
+#include "kprobes_internal.h"
+
 /**
  * struct kretprobe_pool - the instances of one kretprobe
  * @objs: the free instances
@@ -403,8 +405,12 @@ static int kretprobe_check(struct kretprobe *rp, int *nr)
 
 	if (!rp)
 		return -EINVAL;
-	if (rp->pool)
-		return -EBUSY;
+	/*
+	 * Registered already: -EINVAL, as upstream.  Not judged by @rp->pool,
+	 * which holds garbage in a kmalloc()ed kretprobe never registered.
+	 */
+	if (kprobe_registered(&rp->kp))
+		return -EINVAL;
 	if (rp->data_size > KRETPROBE_DATA_SIZE_MAX)
 		return -E2BIG;
 	*nr = rp->maxactive > 0 ? rp->maxactive : kretprobe_default_instances();
@@ -440,10 +446,10 @@ static int kretprobe_check(struct kretprobe *rp, int *nr)
  * @rp->data_size private bytes each, then registers @rp->kp with a
  * pre-handler of ours.  @rp->kp.pre_handler and post_handler are ours.
  *
- * Return: 0 on success; -EINVAL for a NULL @rp, a flag other than
- * KPROBE_FLAG_DISABLED in @rp->kp.flags, or a function we cannot watch
- * (not a function entry, or refused by the architecture), -EBUSY if
- * @rp is registered already, -E2BIG for a @rp->maxactive over
+ * Return: 0 on success; -EINVAL for a NULL @rp, a @rp registered already,
+ * a flag other than KPROBE_FLAG_DISABLED in @rp->kp.flags, or a function
+ * we cannot watch (not a function entry, or refused by the architecture),
+ * -E2BIG for a @rp->maxactive over
  * KRETPROBE_INSTANCES_MAX, a @rp->data_size over KRETPROBE_DATA_SIZE_MAX or
  * a pool over KRETPROBE_POOL_BYTES_MAX, -ENOMEM, or an error of
  * register_kprobe() or kprobe_on_func_entry().
@@ -476,6 +482,7 @@ int register_kretprobe(struct kretprobe *rp)
 	rp->pool = pool;
 	rp->kp.pre_handler = kretprobe_entry;
 	rp->kp.post_handler = NULL;
+	rp->kp.fault_handler = NULL;
 
 	ret = kprobe_register_as(&rp->kp, KPROBE_FLAG_RETPROBE);
 	if (ret) {
@@ -534,6 +541,11 @@ void unregister_kretprobes(struct kretprobe **rps, int num)
 
 	if (!rps || num <= 0)
 		return;
+
+	/* A pool pointer of a kretprobe never registered is garbage. */
+	for (i = 0; i < num; i++)
+		if (rps[i] && !kprobe_registered(&rps[i]->kp))
+			rps[i]->pool = NULL;
 
 	/* Returns from now on see no kretprobe: nothing calls handlers. */
 	for (i = 0; i < num; i++)

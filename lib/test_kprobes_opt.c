@@ -93,7 +93,7 @@ static unsigned long kpo_entry(const char *name)
 }
 
 /* Offset in kpo_opt of its second instruction (no symbol of its own) */
-static unsigned int kpo_second_offset(void)
+static unsigned int __maybe_unused kpo_second_offset(void)
 {
 	return kpo_entry("kpo_opt") - kpo_sym("kpo_opt") + 2;
 }
@@ -160,7 +160,7 @@ static struct kprobe *kpo_site(void *addr)
 	return p;
 }
 
-static bool kpo_optimized(struct kprobe *kp)
+static bool __maybe_unused kpo_optimized(struct kprobe *kp)
 {
 	struct kprobe *site = kpo_site(kp->addr);
 

@@ -204,7 +204,7 @@ static void krt_test_bad_input(struct kunit *test)
 	/* Twice. */
 	krt_init(&rp, krt_add, krt_entry, krt_add_ret, 4);
 	KUNIT_ASSERT_EQ(test, register_kretprobe(&rp), 0);
-	KUNIT_EXPECT_EQ(test, register_kretprobe(&rp), -EBUSY);
+	KUNIT_EXPECT_EQ(test, register_kretprobe(&rp), -EINVAL);
 	unregister_kretprobe(&rp);
 
 	/* Batches. */

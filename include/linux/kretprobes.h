@@ -37,7 +37,7 @@ typedef int (*kretprobe_handler_t)(struct kretprobe_instance *,
  * KRETPROBE_POOL_BYTES_MAX bytes in all.
  */
 #define KRETPROBE_INSTANCES_MAX		65536
-#define KRETPROBE_DATA_SIZE_MAX		16384
+#define KRETPROBE_DATA_SIZE_MAX		4096
 #define KRETPROBE_POOL_BYTES_MAX	(64UL << 20)
 
 /**

@@ -70,6 +70,11 @@ for arch in $arches; do
 	if [ "$fl" = ours ]; then
 		"$KP_TOOLS/sparse.sh" "$arch" | tee -a "$res"
 	fi
+	# Other configurations (configmatrix.sh says which, per arch, and
+	# why); KP_MATRIX=none skips them.
+	if [ "${KP_MATRIX:-}" != none ]; then
+		"$KP_TOOLS/configmatrix.sh" "$fl" "$arch" | tee -a "$res"
+	fi
 	kp_log "$fl $arch done at +$(( $(date +%s) - t0 ))s"
 done
 

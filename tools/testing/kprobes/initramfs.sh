@@ -23,7 +23,7 @@ rm -f "$root/guest/init"
 for m in "$obj"/kp-modules/src/*.ko; do
 	[ -f "$m" ] && cp "$m" "$root/guest/modules/"
 done
-for m in "$obj"/samples/kprobes/*.ko; do
+for m in "$obj"/samples/kprobes/*.ko "$obj"/samples/livepatch/livepatch-sample.ko; do
 	[ -f "$m" ] && cp "$m" "$root/guest/samples/"
 done
 for m in "$obj"/kp-bench/*.ko; do
@@ -41,6 +41,18 @@ if [ -f "$obj/samples/trace_printk/trace-printk.ko" ]; then
 	mkdir -p "$root/lib/modules/$krel/extra"
 	cp "$obj/samples/trace_printk/trace-printk.ko" "$root/lib/modules/$krel/extra/"
 fi
+# kp_perfsb (guest/kp_perfsb.c), with the kernel's nolibc and uapi headers.
+psb=$obj/kp-perfsb
+if [ ! -x "$psb" ] || [ "$KP_TOOLS/guest/kp_perfsb.c" -nt "$psb" ]; then
+	rm -f "$psb"
+	kp_kmake "$fl" "$arch" headers > /dev/null 2>&1 &&
+		"$(kp_cross "$arch")gcc" -Os -static -nostdlib -fno-stack-protector \
+			-fno-asynchronous-unwind-tables -I "$obj/usr/include" \
+			-include "$(kp_src "$fl")/tools/include/nolibc/nolibc.h" \
+			-o "$psb" "$KP_TOOLS/guest/kp_perfsb.c" -lgcc >&2 ||
+		kp_log "kp_perfsb not built"
+fi
+[ -x "$psb" ] && cp "$psb" "$root/bin/kp_perfsb"
 echo kpguest > "$root/etc/hostname"
 echo 'root:x:0:0:root:/root:/bin/sh' > "$root/etc/passwd"
 echo 'nobody:x:65534:65534:nobody:/tmp:/bin/sh' >> "$root/etc/passwd"

@@ -67,6 +67,8 @@ struct kprobe_ctlblk {
 int kprobe_brk_handler(struct pt_regs *regs, unsigned long esr);
 int kprobe_ss_brk_handler(struct pt_regs *regs, unsigned long esr);
 int kretprobe_brk_handler(struct pt_regs *regs, unsigned long esr);
+/* Patch kernel text words, with a PERF_RECORD_TEXT_POKE for each */
+int arm64_kprobe_patch_text(void **addrs, u32 *insns, int n);
 DECLARE_PER_CPU(unsigned long, kprobe_brk_count);
 
 /*

@@ -40,6 +40,7 @@
 #include <linux/extable.h>
 #include <linux/ftrace.h>
 #include <linux/kprobes.h>
+#include <linux/perf_event.h>
 #include <linux/sched/debug.h>
 #include <linux/sizes.h>
 #include <linux/vmalloc.h>
@@ -133,7 +134,35 @@ int arch_write_insn_slot(void *dst, const void *src, size_t len)
 	if (!IS_ALIGNED(len, AARCH64_INSN_SIZE) ||
 	    !aarch64_insn_copy(dst, (void *)src, len))
 		return -EINVAL;
+	perf_event_text_poke(dst, NULL, 0, src, len);
 	return 0;
+}
+
+/**
+ * arm64_kprobe_patch_text() - patch kernel text words, telling perf
+ * @addrs: the addresses
+ * @insns: the new instructions
+ * @n: how many
+ *
+ * Every change kprobes makes to kernel text goes through here: perf gets
+ * a PERF_RECORD_TEXT_POKE per word (old and new instruction) before the
+ * write, which aarch64_insn_patch_text() then makes with the other CPUs
+ * stopped (stop_machine; each resumes with an ISB).  A decoder of the
+ * trace switches to the new instruction at the record's timestamp; until
+ * the write lands the old one may still run, as on x86.
+ *
+ * Return: the error of aarch64_insn_patch_text().
+ */
+int arm64_kprobe_patch_text(void **addrs, u32 *insns, int n)
+{
+	u32 old;
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!aarch64_insn_read(addrs[i], &old))
+			perf_event_text_poke(addrs[i], &old, AARCH64_INSN_SIZE,
+					     &insns[i], AARCH64_INSN_SIZE);
+	return aarch64_insn_patch_text(addrs, insns, n);
 }
 
 /**
@@ -222,7 +251,7 @@ static void write_text_word(kprobe_opcode_t *addr, u32 insn)
 {
 	void *addrs[] = { addr };
 
-	WARN_ON_ONCE(aarch64_insn_patch_text(addrs, &insn, 1));
+	WARN_ON_ONCE(arm64_kprobe_patch_text(addrs, &insn, 1));
 }
 
 /**

@@ -343,12 +343,12 @@ static void patch_ops(struct list_head *ops, bool optimize)
 			insns[n++] = insn;
 		} else {
 			/* no memory for a batch: one at a time */
-			WARN_ON_ONCE(aarch64_insn_patch_text((void **)&p->addr,
+			WARN_ON_ONCE(arm64_kprobe_patch_text((void **)&p->addr,
 							     &insn, 1));
 		}
 	}
 	if (n)
-		WARN_ON_ONCE(aarch64_insn_patch_text(addrs, insns, n));
+		WARN_ON_ONCE(arm64_kprobe_patch_text(addrs, insns, n));
 	kfree(addrs);
 	kfree(insns);
 }

@@ -43,6 +43,11 @@
 #include <asm/traps.h>
 #include <asm/extable.h>
 
+/* The fentry call; without CONFIG_FUNCTION_TRACER there is no ftrace site. */
+#ifndef MCOUNT_INSN_SIZE
+#define MCOUNT_INSN_SIZE	5
+#endif
+
 /* ---------------------------------------------------------------------
  * Reading and decoding text
  */
@@ -312,6 +317,8 @@ void *alloc_insn_page(void)
 int arch_write_insn_slot(void *dst, const void *src, size_t len)
 {
 	text_poke_copy(dst, src, len);
+	/* New text for perf (PERF_RECORD_TEXT_POKE), as upstream reports it */
+	perf_event_text_poke(dst, NULL, 0, src, len);
 	return 0;
 }
 

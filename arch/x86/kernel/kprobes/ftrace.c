@@ -51,6 +51,7 @@ void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 			   struct ftrace_ops *ops, struct ftrace_regs *fregs)
 {
 	struct pt_regs *regs = ftrace_get_regs(fregs);
+	unsigned long resume;
 	struct kprobe *p;
 
 	if (unlikely(!regs) || kprobe_ftrace_killed())
@@ -66,6 +67,12 @@ void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 	/* A missed hit leaves regs->ip alone: ftrace returns past the call. */
 	if (!kprobe_enter(p))
 		goto out;
+	/*
+	 * Where ftrace resumes: past the call, or where an ops called before
+	 * ours sent the function (a live patch, beside a probe on the ops
+	 * without IPMODIFY).  Left so unless the pre_handler moves the ip.
+	 */
+	resume = instruction_pointer(regs);
 	instruction_pointer_set(regs, ip);
 	if (!kprobe_run_pre(p, regs)) {
 		/* "Execute" the fentry call: continue after it. */
@@ -74,6 +81,7 @@ void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 			get_kprobe_ctlblk()->status = KPROBE_HIT_SSDONE;
 			kprobe_run_post(p, regs);
 		}
+		instruction_pointer_set(regs, resume);
 	}
 	/* else the pre_handler set where the function continues */
 	reset_current_kprobe();

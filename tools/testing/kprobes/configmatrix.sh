@@ -1,0 +1,199 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# configmatrix.sh FLAVOUR ARCH [VARIANT...]: build the kernel in the
+# configurations upstream supports besides the workbench's own, and run
+# the KUnit suites kprobes* in each.  Prints
+#   MATRIX ARCH:VARIANT.build PASS|FAIL|SKIP
+#   MATRIX ARCH:VARIANT.kunit PASS|FAIL
+#   KUNIT ARCH:VARIANT:suite.case PASS|FAIL|SKIP
+# and exits 1 on any failure.  Each variant builds in its own directory,
+# $KP_BUILD/matrix/FLAVOUR-ARCH-VARIANT, through the shared ccache.
+#
+# KP_MATRIX_QUICK=1 compiles only the objects kprobes and its tests are
+# made of (kernel/kprobes*.o, kretprobes, jprobes, the arch's probes
+# directory, lib/test_*probes*.o) after the kernel's prepare step, and
+# runs nothing: "MATRIX ARCH:VARIANT.compile PASS|FAIL".  Minutes instead
+# of a full kernel build, for a loaded machine; it cannot see link
+# errors.
+#
+# Variants:
+#   kunit         the kernel's own `kunit.py run --arch=ARCH` with the
+#                 kunitconfig below (KUNIT, KPROBES, KPROBES_SANITY_TEST
+#                 and DEBUG_KERNEL, which the test depends on: without it
+#                 kunit.py refuses the config on upstream too).  Its
+#                 olddefconfig has no MODULES, no FUNCTION_TRACER, no SMP
+#                 and no JUMP_LABEL: it is also the "no modules" case.
+#   noftrace      the workbench config without FUNCTION_TRACER (modules,
+#                 no ftrace sites, no kprobes on ftrace)
+#   nomodules     the workbench config without MODULES (and what needs
+#                 them: samples, LIVEPATCH)
+#   noopt         the workbench config without OPTPROBES
+#   nokretprobes  the workbench config without KRETPROBES
+#   nojprobes     the workbench config without JPROBES (ours only)
+#
+# Which run by default, and why: every variant is a full kernel build
+# (about 10 to 20 minutes each on two cores when ccache has not seen its
+# flags and headers).  The kunit variant is the configuration of the
+# issue and differs most between architectures (arm64 has its own
+# probes code), so it runs on both.  The other variants toggle options
+# whose code is generic (kernel/kprobes*.c, kernel/kretprobes.c,
+# kernel/jprobes.c) or x86-only (ftrace, MCOUNT_INSN_SIZE), so they run
+# on x86_64 only.  noopt, nokretprobes and nojprobes share the workbench
+# config's flags, so ccache serves most of their objects from the main
+# build.  nomodules is covered by kunit and is not in the default list.
+# OPTPROBES and KRETPROBES have a prompt (under EXPERT) only in ours;
+# upstream cannot turn them off on x86_64, so those variants are skipped
+# (SKIP, never PASS) for FLAVOUR=upstream, as is nojprobes.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+fl=${1:-ours}
+arch=${2:-x86_64}
+shift 2 2>/dev/null || shift $#
+kp_check_flavour "$fl"
+kp_karch "$arch" >/dev/null
+if [ $# -gt 0 ]; then
+	variants=("$@")
+elif [ -n "${KP_MATRIX:-}" ]; then
+	read -r -a variants <<< "$KP_MATRIX"
+elif [ "$arch" = x86_64 ]; then
+	variants=(kunit noftrace noopt nokretprobes nojprobes)
+else
+	variants=(kunit)
+fi
+
+"$KP_TOOLS/stage.sh" "$fl" || kp_die "staging $fl failed"
+src=$(kp_src "$fl")
+cross=$(kp_cross "$arch")
+mdir=$KP_BUILD/matrix
+mkdir -p "$mdir"
+failed=0
+say() { echo "MATRIX $arch:$*"; case $* in *' FAIL'*) failed=1 ;; esac; }
+
+# The workbench fragment less the lines of options a variant turns off,
+# plus its own lines.
+variant_config() {
+	local v=$1 drop=() add=()
+	case $v in
+	noftrace)	drop=(FUNCTION_TRACER DYNAMIC_FTRACE KPROBES_ON_FTRACE)
+			add=('# CONFIG_FUNCTION_TRACER is not set') ;;
+	nomodules)	drop=(MODULES MODULE_UNLOAD SAMPLE_KPROBES SAMPLE_KRETPROBES
+			      SAMPLE_JPROBES LIVEPATCH SAMPLE_LIVEPATCH)
+			add=('# CONFIG_MODULES is not set') ;;
+	noopt)		drop=(OPTPROBES)
+			add=('CONFIG_EXPERT=y' '# CONFIG_OPTPROBES is not set') ;;
+	nokretprobes)	drop=(KRETPROBES SAMPLE_KRETPROBES)
+			add=('CONFIG_EXPERT=y' '# CONFIG_KRETPROBES is not set') ;;
+	nojprobes)	drop=(JPROBES SAMPLE_JPROBES)
+			add=('# CONFIG_JPROBES is not set') ;;
+	*)		return 1 ;;
+	esac
+	local re
+	re="^(# )?CONFIG_($(IFS='|'; echo "${drop[*]}"))[= ]"
+	"$KP_TOOLS/fragment.sh" "$fl" "$arch" | grep -vE "$re"
+	printf '%s\n' "${add[@]}"
+}
+
+# The objects of kprobes and its tests in the config of $1, for
+# KP_MATRIX_QUICK=1 (the ones the config does not build are left out).
+quick_objs() {
+	local o=(kernel/kprobes.o lib/test_kprobes.o)
+	local f c
+
+	for f in kernel/kprobes_opt:OPTPROBES kernel/kprobes_ftrace:KPROBES_ON_FTRACE \
+		 kernel/kretprobes:KRETPROBES kernel/jprobes:JPROBES \
+		 lib/test_kretprobes:KPROBES lib/test_jprobes:KPROBES \
+		 lib/test_kprobes_opt:KPROBES; do
+		c=${f#*:}
+		f=${f%%:*}
+		[ -f "$src/$f.c" ] && grep -q "^CONFIG_$c=y" "$1/.config" && o+=("$f.o")
+	done
+	case $arch in
+	x86_64) o+=(arch/x86/kernel/kprobes/) ;;
+	arm64) o+=(arch/arm64/kernel/probes/) ;;
+	esac
+	printf '%s\n' "${o[@]}"
+}
+
+quick_variant() {
+	local v=$1 obj=$2 frag=$3 log=$4 t0
+	shift 4
+	t0=$(date +%s)
+	kp_log "matrix: $fl $arch $v: compiling kprobes in $obj (log: $log)"
+	if ! (cd "$src" && python3 tools/testing/kunit/kunit.py config \
+			--build_dir="$obj" --kunitconfig="$frag" "$@" \
+			${cross:+--cross_compile="$cross"}) > "$log" 2>&1 ||
+	   ! make -C "$src" O="$obj" ARCH="$(kp_karch "$arch")" \
+			CROSS_COMPILE="$cross" CC="ccache ${cross}gcc" -j"$KP_JOBS" \
+			$(quick_objs "$obj") >> "$log" 2>&1; then
+		grep -E 'error|Error|ERROR|Missing' "$log" | head -20 >&2
+		say "$v.compile FAIL ($(( $(date +%s) - t0 ))s, see $log)"
+		return
+	fi
+	if grep -E '(kprobes|probes|kretprobes|jprobes)[^ ]*\.[ch]:[0-9]+:[0-9]+: warning' "$log" >&2; then
+		say "$v.compile FAIL (warnings, see $log)"
+		return
+	fi
+	say "$v.compile PASS ($(( $(date +%s) - t0 ))s)"
+}
+
+run_variant() {
+	local v=$1 obj=$mdir/$fl-$arch-$1 frag log json rc t0
+	frag=$obj.kunitconfig
+	log=$obj.log
+	json=$obj.json
+	mkdir -p "$obj"
+	case $v in
+	kunit)
+		printf '%s\n' CONFIG_KUNIT=y CONFIG_DEBUG_KERNEL=y CONFIG_KPROBES=y \
+			CONFIG_KPROBES_SANITY_TEST=y > "$frag"
+		qemu=(--arch="$arch")
+		;;
+	noopt|nokretprobes|nojprobes)
+		if [ "$fl" = upstream ]; then
+			say "$v.build SKIP (upstream has no such option on $arch)"
+			return
+		fi
+		;&
+	*)
+		if ! variant_config "$v" > "$frag"; then
+			say "$v.build FAIL (unknown variant)"
+			return
+		fi
+		qemu=(--qemu_config="$KP_TOOLS/qemu/$arch.py")
+		;;
+	esac
+	args=(--build_dir="$obj" --kunitconfig="$frag" "${qemu[@]}"
+	      --jobs="$KP_JOBS" --make_options "CC=ccache ${cross}gcc")
+	[ -n "$cross" ] && args+=(--cross_compile="$cross")
+	t0=$(date +%s)
+	if [ "${KP_MATRIX_QUICK:-0}" = 1 ]; then
+		quick_variant "$v" "$obj" "$frag" "$log" "${qemu[@]}"
+		return
+	fi
+	kp_log "matrix: $fl $arch $v: building in $obj (log: $log)"
+	if ! (cd "$src" && python3 tools/testing/kunit/kunit.py build "${args[@]}") \
+			> "$log" 2>&1; then
+		grep -E 'error|Error|ERROR|Missing' "$log" | head -20 >&2
+		say "$v.build FAIL ($(( $(date +%s) - t0 ))s, see $log)"
+		return
+	fi
+	say "$v.build PASS ($(( $(date +%s) - t0 ))s)"
+	t0=$(date +%s)
+	rm -f "$json"
+	(cd "$src" && timeout $(( ${KP_KUNIT_TIMEOUT:-900} + 60 )) \
+		python3 tools/testing/kunit/kunit.py exec "${args[@]:0:3}" \
+		${cross:+--cross_compile="$cross"} --timeout="${KP_KUNIT_TIMEOUT:-900}" \
+		--json="$json" --raw_output=all 'kprobes*') > "$log.kunit" 2>&1
+	python3 "$KP_TOOLS/kunit-results.py" "$log.kunit" | sed "s/^KUNIT /KUNIT $arch:$v:/"
+	rc=${PIPESTATUS[0]}
+	if [ "$rc" = 0 ]; then
+		say "$v.kunit PASS ($(( $(date +%s) - t0 ))s)"
+	else
+		say "$v.kunit FAIL ($(( $(date +%s) - t0 ))s, see $log.kunit)"
+	fi
+}
+
+for v in "${variants[@]}"; do
+	run_variant "$v"
+done
+exit $failed

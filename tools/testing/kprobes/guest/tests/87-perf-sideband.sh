@@ -1,0 +1,52 @@
+# SPDX-License-Identifier: GPL-2.0
+# perf's side band sees kprobes' text changes, as upstream reports them
+# (Intel PT decoders rely on them): PERF_RECORD_TEXT_POKE for arming and
+# disarming a breakpoint probe (and for the copy in its slot), and
+# PERF_RECORD_KSYMBOL for an instruction slot page when one is made.
+# kp_perfsb (guest/kp_perfsb.c) records while a kprobe event comes and
+# goes.  Runs unchanged on both flavours.
+. /guest/lib.sh
+if ! command -v kp_perfsb > /dev/null; then
+	fail perf.tool-built
+	return 0 2>/dev/null || exit 0
+fi
+insmod $KP_MOD/kp_target.ko
+# A breakpoint probe: on x86_64 past the ftrace site (a probe on the site
+# goes through ftrace, which reports its own changes), elsewhere the entry.
+sym=$(awk '$3 == "kp_target_func" { print $1; exit }' /proc/kallsyms)
+site=$(awk '$2 == "kp_target_func" { print $1; exit }' $KP_TR/available_filter_functions_addrs)
+off=0
+if [ "$KP_ARCH" = x86_64 ] && [ -n "$site" ]; then
+	off=$(( 0x$site - 0x$sym + 5 ))
+fi
+pages_before=$(grep -c ' kprobe_insn_page$' /proc/kallsyms)
+kp_perfsb "echo 'p:kp_sb kp_target_func+$off' >> $KP_TR/kprobe_events &&
+	echo 1 > $KP_TR/events/kprobes/kp_sb/enable &&
+	grep kp_target_func $KP_DBG/list > /tmp/sb.list;
+	echo 3 > /sys/kernel/debug/kp_target/call;
+	echo 0 > $KP_TR/events/kprobes/kp_sb/enable;
+	echo '-:kp_sb' >> $KP_TR/kprobe_events" > /tmp/sb.out
+check perf.recorded grep -q '^DONE cpus [1-9][0-9]* status 0' /tmp/sb.out
+addr=$(cut -d' ' -f1 /tmp/sb.list | head -n 1)
+grep "^POKE $addr " /tmp/sb.out > /tmp/sb.pokes
+n=$(wc -l < /tmp/sb.pokes)
+if [ "$n" -ge 2 ]; then pass perf.poke.arm-and-disarm; else
+	fail perf.poke.arm-and-disarm "($n records at $addr)"; fi
+# The last change puts back what the first one found.
+first_old=$(head -n 1 /tmp/sb.pokes | cut -d' ' -f5)
+last_new=$(tail -n 1 /tmp/sb.pokes | cut -d' ' -f6)
+if [ -n "$first_old" ] && [ "${last_new#"$first_old"}" != "$last_new" ]; then
+	pass perf.poke.restored
+else
+	fail perf.poke.restored "(first old $first_old, last new $last_new)"
+fi
+# The copy of the probed instruction in its slot is new text too.
+if grep -q '^POKE [0-9a-f]* 0 [1-9]' /tmp/sb.out; then pass perf.poke.slot; else
+	fail perf.poke.slot; fi
+if [ "$pages_before" = 0 ]; then
+	check perf.ksymbol.insn-page grep -q '^KSYM .* kprobe_insn_page$' /tmp/sb.out
+else
+	echo "KPTEST perf.ksymbol.insn-page SKIP (a slot page existed already)"
+fi
+grep -q '^LOST' /tmp/sb.out && fail perf.no-lost-records
+rmmod kp_target
