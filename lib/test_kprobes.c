@@ -23,6 +23,17 @@
 #include <asm/trapnr.h>
 #endif
 
+/*
+ * Where a pre_handler sees the ip: on x86 past the int3 (the probed
+ * address + 1), as upstream shows it on every path; elsewhere at the
+ * probed address.
+ */
+#ifdef CONFIG_X86
+#define KPT_IP_BIAS	1UL
+#else
+#define KPT_IP_BIAS	0UL
+#endif
+
 /* Probe targets: real functions with symbols, never folded away. */
 static int kpt_calls;
 
@@ -167,8 +178,9 @@ static void kpt_hit_counts(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kst.log[0], 1);
 	KUNIT_EXPECT_EQ(test, kst.log[1], 101);
 	KUNIT_EXPECT_EQ(test, kst.log[2], 1);
-	/* handlers see the ip at the probed instruction */
-	KUNIT_EXPECT_EQ(test, kst.ip_pre, (unsigned long)t.kp.addr);
+	/* handlers see the ip at the probed instruction (x86: past the int3) */
+	KUNIT_EXPECT_EQ(test, kst.ip_pre,
+			(unsigned long)t.kp.addr + KPT_IP_BIAS);
 	KUNIT_EXPECT_EQ(test, t.kp.nmissed, 0UL);
 	KUNIT_EXPECT_NOT_NULL(test, kpt_get(t.kp.addr));
 	unregister_kprobe(&t.kp);

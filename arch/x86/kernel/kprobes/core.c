@@ -25,6 +25,10 @@
  * The probed instruction itself is never exposed: the int3 stays in place
  * until the probe is disarmed, so no CPU runs past the probe unobserved.
  *
+ * As after any int3, the handlers see regs->ip == the probed address + 1
+ * (INT3_INSN_SIZE); the jump-optimized and ftrace-based paths show the
+ * same.  A post_handler sees the address of the next instruction.
+ *
  * A fault in a stepped copy is rewound to the original instruction, with
  * the probe's state cleared, before the kernel handles it: its exception
  * table entry (if any) is found there, and an oops or a sleeping page
@@ -949,8 +953,7 @@ int kprobe_int3_handler(struct pt_regs *regs)
 		return 0;
 	}
 
-	/* Handlers see the ip of the probed instruction, not past the int3. */
-	regs->ip = (unsigned long)addr;
+	/* Handlers see regs->ip past the int3: the probed address + 1. */
 	__this_cpu_inc(kprobe_int3_hit_count);
 	if (cur) {
 		reenter(p, regs, kcb);

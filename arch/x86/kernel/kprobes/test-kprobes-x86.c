@@ -14,6 +14,8 @@
  *  - call/jmp through memory: emulated with a valid operand; with a bad
  *    one the fault happens at the probed instruction (here it has an
  *    exception table entry, so the fixup shows it without an oops);
+ *  - where the handlers see regs->ip: the probed address + 1, and the
+ *    next instruction in a post_handler.
  *
  * What TCG cannot show: interrupts arrive only between translation
  * blocks, and a vCPU is never preempted in the middle of the trap, so a
@@ -205,6 +207,11 @@ static int kpx_register(struct kunit *test, struct kpx_probe *k,
 	if (post)
 		k->kp.post_handler = kpx_post;
 	return register_kprobe(&k->kp);
+}
+
+static unsigned long kpx_sym(const char *sym)
+{
+	return kallsyms_lookup_name(sym);
 }
 
 /* The site's decoded instruction (the site is the probe itself here). */
@@ -433,6 +440,12 @@ static void kpx_flags_emulated(struct kunit *test)
 				    kpx_flag_syms[i]);
 		KUNIT_EXPECT_EQ_MSG(test, atomic_read(&k[i].post), want, "%s",
 				    kpx_flag_syms[i]);
+		/* 1-byte instructions: after the int3 is the next one */
+		KUNIT_EXPECT_EQ_MSG(test, k[i].ip_pre, k[i].ip_post, "%s",
+				    kpx_flag_syms[i]);
+		KUNIT_EXPECT_EQ_MSG(test, k[i].ip_pre,
+				    (unsigned long)k[i].kp.addr + 1, "%s",
+				    kpx_flag_syms[i]);
 	}
 	for (i = 0; i < n; i++)
 		unregister_kprobe(&k[i].kp);
@@ -565,6 +578,33 @@ static void kpx_contexts(struct kunit *test)
 }
 
 /* ---------------------------------------------------------------------
+ * Where the handlers see the ip
+ */
+
+static void kpx_ip_after_int3(struct kunit *test)
+{
+	struct kpx_probe *k = kunit_kcalloc(test, 2, sizeof(*k), GFP_KERNEL);
+	unsigned long v = 3, out, a;
+
+	KUNIT_ASSERT_NOT_NULL(test, k);
+	/* stepped (post_handler), a 3-byte load */
+	KUNIT_ASSERT_EQ(test, kpx_register(test, &k[0], "kpx_exload_insn",
+					   true), 0);
+	/* boosted-or-stepped alike without post_handler: a 5-byte mov */
+	KUNIT_ASSERT_EQ(test, kpx_register(test, &k[1], "kpx_leaf", false), 0);
+	KUNIT_EXPECT_EQ(test, kpx_exload(&v, &out), 0L);
+	a = kpx_sym("kpx_exload_insn");
+	KUNIT_EXPECT_EQ(test, k[0].ip_pre, a + INT3_INSN_SIZE);
+	KUNIT_EXPECT_EQ(test, k[0].ip_post, a + 3);
+	KUNIT_EXPECT_EQ(test, kpx_leaf(), 41L);
+	KUNIT_EXPECT_EQ(test, atomic_read(&k[1].pre), 1);
+	KUNIT_EXPECT_EQ(test, k[1].ip_pre,
+			(unsigned long)k[1].kp.addr + INT3_INSN_SIZE);
+	unregister_kprobe(&k[1].kp);
+	unregister_kprobe(&k[0].kp);
+}
+
+/* ---------------------------------------------------------------------
  * Decoding while a jump label in the same function flips
  */
 
@@ -684,6 +724,7 @@ static struct kunit_case kprobes_x86_unusual_cases[] = {
 	KUNIT_CASE(kpx_extable_user),
 	KUNIT_CASE(kpx_indirect_mem),
 	KUNIT_CASE(kpx_flags_emulated),
+	KUNIT_CASE(kpx_ip_after_int3),
 	KUNIT_CASE_SLOW(kpx_contexts),
 	KUNIT_CASE_SLOW(kpx_decode_vs_jump_label),
 	{}
