@@ -28,6 +28,7 @@
  */
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
+#include <linux/kretprobes.h>
 #include <linux/kallsyms.h>
 #include <linux/hrtimer.h>
 #include <linux/irq_work.h>
@@ -35,6 +36,7 @@
 #include <linux/mman.h>
 #include <linux/mm.h>
 #include <linux/sched.h>
+#include <linux/stacktrace.h>
 #include <linux/kthread.h>
 #include <linux/jump_label.h>
 #include <kunit/test.h>
@@ -605,6 +607,108 @@ static void kpx_ip_after_int3(struct kunit *test)
 }
 
 /* ---------------------------------------------------------------------
+ * Stack traces through a kretprobed function's return
+ */
+#ifdef CONFIG_KRETPROBES
+
+#define KPX_TRACE_MAX	32
+
+struct kpx_trace {
+	unsigned long entries[KPX_TRACE_MAX];
+	unsigned int n;
+};
+
+static struct {
+	struct irq_work work;
+	struct kpx_trace handler, irq;
+	atomic_t irq_done;
+	int hits;
+} kpx_krp;
+
+static __noipa int kpx_krp_target(int x)
+{
+	return x * 2;
+}
+
+static __noipa int kpx_krp_caller(int x)
+{
+	return kpx_krp_target(x) + 1;
+}
+
+static void kpx_krp_irq(struct irq_work *w)
+{
+	kpx_krp.irq.n = stack_trace_save(kpx_krp.irq.entries, KPX_TRACE_MAX,
+					 0);
+	atomic_set(&kpx_krp.irq_done, 1);
+}
+
+static int kpx_krp_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	long spin;
+
+	kpx_krp.hits++;
+	kpx_krp.handler.n = stack_trace_save(kpx_krp.handler.entries,
+					     KPX_TRACE_MAX, 0);
+	/*
+	 * An interrupt while the return is handled: the trampoline runs
+	 * with interrupts enabled, so the self-IPI comes in here.
+	 */
+	if (!irqs_disabled()) {
+		irq_work_queue(&kpx_krp.work);
+		for (spin = 0; spin < 100000000L &&
+		     !atomic_read(&kpx_krp.irq_done); spin++)
+			cpu_relax();
+	}
+	return 0;
+}
+
+/* The trace has @fn as a caller, and no trampoline anywhere. */
+static void kpx_check_trace(struct kunit *test, const struct kpx_trace *t,
+			    const char *what)
+{
+	unsigned long caller = (unsigned long)kpx_krp_caller, size, off, e;
+	bool found = false;
+	unsigned int i;
+
+	KUNIT_ASSERT_TRUE(test, kallsyms_lookup_size_offset(caller, &size,
+							    &off));
+	KUNIT_EXPECT_GT_MSG(test, t->n, 0U, "%s", what);
+	for (i = 0; i < t->n; i++) {
+		e = t->entries[i];
+		if (e > caller && e < caller + size)
+			found = true;
+		KUNIT_EXPECT_NE_MSG(test, e, (unsigned long)kretprobe_trampoline,
+				    "%s: entry %u", what, i);
+	}
+	KUNIT_EXPECT_TRUE_MSG(test, found, "%s: kpx_krp_caller not in the trace",
+			      what);
+	if (!found)
+		for (i = 0; i < t->n; i++)
+			kunit_info(test, "%s: %pS\n", what,
+				   (void *)t->entries[i]);
+}
+
+static void kpx_kretprobe_trace(struct kunit *test)
+{
+	struct kretprobe rp = {
+		.kp.symbol_name = "kpx_krp_target",
+		.handler = kpx_krp_ret,
+	};
+
+	memset(&kpx_krp, 0, sizeof(kpx_krp));
+	init_irq_work(&kpx_krp.work, kpx_krp_irq);
+	KUNIT_ASSERT_EQ(test, register_kretprobe(&rp), 0);
+	KUNIT_EXPECT_EQ(test, kpx_krp_caller(5), 11);
+	unregister_kretprobe(&rp);
+	irq_work_sync(&kpx_krp.work);
+	KUNIT_ASSERT_EQ(test, kpx_krp.hits, 1);
+	kpx_check_trace(test, &kpx_krp.handler, "return handler");
+	KUNIT_ASSERT_EQ(test, atomic_read(&kpx_krp.irq_done), 1);
+	kpx_check_trace(test, &kpx_krp.irq, "interrupt in the return");
+}
+#endif /* CONFIG_KRETPROBES */
+
+/* ---------------------------------------------------------------------
  * Decoding while a jump label in the same function flips
  */
 
@@ -725,6 +829,9 @@ static struct kunit_case kprobes_x86_unusual_cases[] = {
 	KUNIT_CASE(kpx_indirect_mem),
 	KUNIT_CASE(kpx_flags_emulated),
 	KUNIT_CASE(kpx_ip_after_int3),
+#ifdef CONFIG_KRETPROBES
+	KUNIT_CASE(kpx_kretprobe_trace),
+#endif
 	KUNIT_CASE_SLOW(kpx_contexts),
 	KUNIT_CASE_SLOW(kpx_decode_vs_jump_label),
 	{}
