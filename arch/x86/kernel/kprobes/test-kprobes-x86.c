@@ -39,6 +39,8 @@
 #include <linux/stacktrace.h>
 #include <linux/kthread.h>
 #include <linux/jump_label.h>
+#include <linux/extable.h>
+#include <linux/uaccess.h>
 #include <kunit/test.h>
 #include <asm/text-patching.h>
 #include <asm/linkage.h>
@@ -327,6 +329,79 @@ static void kpx_extable_user(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&k->pre), 4);
 	KUNIT_EXPECT_TRUE(test, kpx_no_probe_running());
 	unregister_kprobe(&k->kp);
+}
+
+/*
+ * The kernel's own nofault loads: every instruction of
+ * copy_from_kernel_nofault() that has an exception table entry (found by
+ * decoding it), probed; then a read of a good and of an unmapped kernel
+ * address (the reproducer of the oops, through bpf_probe_read_kernel()
+ * in the guest, came this way).  Hits are counted for this task only.
+ */
+static struct task_struct *kpx_tracked;
+static atomic_t kpx_mine;
+
+static int kpx_pre_mine(struct kprobe *p, struct pt_regs *regs)
+{
+	if (current == READ_ONCE(kpx_tracked))
+		atomic_inc(&kpx_mine);
+	return 0;
+}
+
+#define KPX_NOFAULT_MAX	16
+
+static void kpx_extable_nofault(struct kunit *test)
+{
+	unsigned long start = (unsigned long)copy_from_kernel_nofault;
+	unsigned long size, off, a, good = 0x55aa, dst = 0, *bad;
+	unsigned long addrs[KPX_NOFAULT_MAX];
+	bool ok[KPX_NOFAULT_MAX] = {};
+	struct kprobe *kps;
+	u8 buf[MAX_INSN_SIZE];
+	struct insn insn;
+	int n = 0, i, armed = 0;
+	void *area;
+
+	kps = kunit_kcalloc(test, KPX_NOFAULT_MAX, sizeof(*kps), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, kps);
+	KUNIT_ASSERT_TRUE(test, kallsyms_lookup_size_offset(start, &size,
+							    &off));
+	for (a = start; a < start + size && n < KPX_NOFAULT_MAX;
+	     a += insn.length) {
+		KUNIT_ASSERT_EQ(test, copy_from_kernel_nofault(buf, (void *)a,
+							       sizeof(buf)), 0);
+		KUNIT_ASSERT_EQ(test, insn_decode_kernel(&insn, buf), 0);
+		if (search_exception_tables(a))
+			addrs[n++] = a;
+	}
+	KUNIT_ASSERT_GT(test, n, 0);
+	for (i = 0; i < n; i++) {
+		kps[i].addr = (void *)addrs[i];
+		kps[i].pre_handler = kpx_pre_mine;
+		if (register_kprobe(&kps[i]))
+			continue;
+		ok[i] = true;
+		armed++;
+		KUNIT_EXPECT_FALSE_MSG(test, kpx_ai(&kps[i])->boostable,
+				       "%pS", kps[i].addr);
+	}
+	KUNIT_ASSERT_GT(test, armed, 0);
+
+	bad = kpx_bad_kernel_ptr(test, &area);
+	atomic_set(&kpx_mine, 0);
+	WRITE_ONCE(kpx_tracked, current);
+	KUNIT_EXPECT_EQ(test, copy_from_kernel_nofault(&dst, &good, 8), 0L);
+	KUNIT_EXPECT_EQ(test, dst, 0x55aaUL);
+	KUNIT_EXPECT_EQ(test, copy_from_kernel_nofault(&dst, bad, 8),
+			(long)-EFAULT);
+	KUNIT_EXPECT_TRUE(test, kpx_no_probe_running());
+	WRITE_ONCE(kpx_tracked, NULL);
+	/* one 8-byte load each */
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpx_mine), 2);
+	for (i = 0; i < n; i++)
+		if (ok[i])
+			unregister_kprobe(&kps[i]);
+	vfree(area);
 }
 
 /* ---------------------------------------------------------------------
@@ -826,6 +901,7 @@ static void kpx_decode_vs_jump_label(struct kunit *test)
 static struct kunit_case kprobes_x86_unusual_cases[] = {
 	KUNIT_CASE(kpx_extable_kernel),
 	KUNIT_CASE(kpx_extable_user),
+	KUNIT_CASE(kpx_extable_nofault),
 	KUNIT_CASE(kpx_indirect_mem),
 	KUNIT_CASE(kpx_flags_emulated),
 	KUNIT_CASE(kpx_ip_after_int3),
