@@ -74,11 +74,13 @@ enum kprobe_x86_kind {
 
 /*
  * Kinds that run unchanged in a jump optimizer's detour copy (no trap
- * is involved there, so the flags instructions need no emulation).
+ * is involved there, so the flags instructions need no emulation).  Not
+ * sti: its one-instruction interrupt shadow would cover the detour's jmp
+ * back instead of the instruction after it ("sti; hlt").
  */
 static inline bool kprobe_x86_straight(u8 kind)
 {
-	return kind == KPX_STEP || kind >= KPX_PUSHF;
+	return kind == KPX_STEP || (kind >= KPX_PUSHF && kind != KPX_STI);
 }
 
 /**
