@@ -57,7 +57,8 @@ struct pt_regs;
  * @p: the probe
  * @regs: the registers at the probed instruction
  *
- * The handler sees instruction_pointer(regs) == the probed address.
+ * The handler sees instruction_pointer(regs) == the probed address (on
+ * x86 the probed address + 1, as after its int3, whatever the path).
  * Return 0 to run the probed instruction (and the post_handler).  Any
  * other value says the handler has set regs->ip (instruction_pointer) to
  * where execution must continue: the probed instruction and the
@@ -505,7 +506,7 @@ int kprobe_callback_pre(struct kprobe *p, struct pt_regs *regs);
  *	or copied).
  * void kprobe_ftrace_handler(ip, parent_ip, ops, fregs)
  *	the ftrace_ops callback: like the breakpoint trap it runs the
- *	site's pre_handler with regs->ip == the probed address, then (when
+ *	site's pre_handler with regs->ip == the probed address + 1, then (when
  *	it returns 0) moves regs->ip past the fentry call and runs the
  *	post_handler; a pre_handler that returns nonzero keeps the regs->ip
  *	it set, and ftrace returns there.  It does nothing once

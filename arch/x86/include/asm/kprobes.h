@@ -3,8 +3,10 @@
  * x86 kprobes: an int3 on the first byte of the probed instruction.
  *
  * How a hit runs (arch/x86/kernel/kprobes/core.c):
- *  - relative branches, calls, returns, loops and indirect register
- *    branches are emulated in the int3 handler: one trap, no slot;
+ *  - relative branches, calls, returns, loops, indirect branches and
+ *    pushf/popf/cli/sti are emulated in the int3 handler: one trap, no
+ *    slot (a memory-indirect branch keeps a slot for when its operand
+ *    cannot be read, see core.c);
  *  - anything else runs out of line from an instruction slot:
  *      slot[0 .. len)                 the copy, followed by an int3 that
  *                                     brings us back (the "stepped" copy);
@@ -50,6 +52,10 @@ struct optimized_kprobe;
  * @KPX_RET: emulated near return (with optional stack release)
  * @KPX_JMP_IND: emulated jmp through a register or memory operand
  * @KPX_CALL_IND: emulated call through a register or memory operand
+ * @KPX_PUSHF: emulated pushf
+ * @KPX_POPF: emulated popf
+ * @KPX_CLI: emulated cli
+ * @KPX_STI: emulated sti
  */
 enum kprobe_x86_kind {
 	KPX_STEP,
@@ -60,13 +66,22 @@ enum kprobe_x86_kind {
 	KPX_RET,
 	KPX_JMP_IND,
 	KPX_CALL_IND,
+	KPX_PUSHF,
+	KPX_POPF,
+	KPX_CLI,
+	KPX_STI,
 };
 
-/* arch_specific_insn.fix: what the stepped copy needs afterwards */
-#define KPX_FIX_PUSHF	BIT(0)	/* pushf: put back the IF/TF we hid */
-#define KPX_FIX_POPF	BIT(1)	/* popf: the popped flags stand */
-#define KPX_FIX_CLI	BIT(2)	/* cli: IF ends clear */
-#define KPX_FIX_STI	BIT(3)	/* sti: IF ends set */
+/*
+ * Kinds that run unchanged in a jump optimizer's detour copy (no trap
+ * is involved there, so the flags instructions need no emulation).  Not
+ * sti: its one-instruction interrupt shadow would cover the detour's jmp
+ * back instead of the instruction after it ("sti; hlt").
+ */
+static inline bool kprobe_x86_straight(u8 kind)
+{
+	return kind == KPX_STEP || (kind >= KPX_PUSHF && kind != KPX_STI);
+}
 
 /**
  * struct arch_specific_insn - the decoded probed instruction
@@ -74,7 +89,8 @@ enum kprobe_x86_kind {
  * @len: length of the instruction
  * @kind: an enum kprobe_x86_kind
  * @boostable: the boosted copy exists in the slot
- * @fix: KPX_FIX_* flags
+ * @memop: an indirect branch through memory; the slot holds a "push" of
+ *	its operand, stepped when the trap cannot read the operand itself
  * @cc: condition code of a jcc, or opcode low bits of a loop
  * @addr32: a loop counts in ecx instead of rcx
  * @modrm: ModRM byte of an indirect branch
@@ -89,7 +105,7 @@ struct arch_specific_insn {
 	u8 len;
 	u8 kind;
 	u8 boostable;
-	u8 fix;
+	u8 memop;
 	u8 cc;
 	u8 addr32;
 	u8 modrm;
@@ -148,11 +164,14 @@ unsigned long kprobe_opt_resume_ip(struct kprobe *p, unsigned long ip);
  * interrupted context had are kept in @flags and cleared in its regs, so
  * nothing but an NMI can interleave with the step.  @saved holds the state
  * of the probe we interrupted when a probe is hit while another one on
- * this CPU is being stepped (one level, as an NMI can do).
+ * this CPU is being stepped (one level, as an NMI can do).  @reading is
+ * set while the trap reads an emulated instruction's memory operand: a
+ * fault there is the reader's, fixed up by its own exception table entry.
  */
 struct kprobe_ctlblk {
 	unsigned long status;
 	unsigned long flags;
+	bool reading;
 	struct {
 		struct kprobe *kp;
 		unsigned long status;

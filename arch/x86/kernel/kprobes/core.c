@@ -6,12 +6,17 @@
  * hit, kprobe_int3_handler() runs the site's pre_handler, then executes
  * the instruction in one of three ways, chosen when the probe is prepared:
  *
- *  - emulated: relative jmp/call/jcc, loops, ret, and indirect jmp/call
- *    are carried out on the saved registers in the trap itself (the int3
- *    entry leaves a gap below the interrupted stack for the pushes);
+ *  - emulated: relative jmp/call/jcc, loops, ret, indirect jmp/call and
+ *    pushf/popf/cli/sti are carried out on the saved registers in the
+ *    trap itself (the int3 entry leaves a gap below the interrupted
+ *    stack for the pushes).  The flags instructions must not run out of
+ *    line: a popf or sti there would let interrupts in, and with them
+ *    preemption and migration, before the slot's trap ends the hit;
  *  - boosted: when no post_handler is registered and the instruction
  *    allows it, the trap returns into the slot's second copy, which jumps
- *    back to the next instruction: one trap in all;
+ *    back to the next instruction: one trap in all.  An instruction with
+ *    an exception table entry is never boosted: nothing would rewind a
+ *    fault in the copy to the original address, where the fixup is;
  *  - stepped: the trap returns into the slot's first copy with IF and TF
  *    cleared; the int3 after the copy brings us back, we move the ip to
  *    the next original instruction, restore the flags and run the
@@ -19,6 +24,15 @@
  *
  * The probed instruction itself is never exposed: the int3 stays in place
  * until the probe is disarmed, so no CPU runs past the probe unobserved.
+ *
+ * As after any int3, the handlers see regs->ip == the probed address + 1
+ * (INT3_INSN_SIZE); the jump-optimized and ftrace-based paths show the
+ * same.  A post_handler sees the address of the next instruction.
+ *
+ * A fault in a stepped copy is rewound to the original instruction, with
+ * the probe's state cleared, before the kernel handles it: its exception
+ * table entry (if any) is found there, and an oops or a sleeping page
+ * fault happens at the probed address as if no probe were there.
  */
 
 #define pr_fmt(fmt) "kprobes: " fmt
@@ -36,6 +50,8 @@
 #include <linux/perf_event.h>
 #include <linux/sched.h>
 #include <linux/memory.h>
+#include <linux/extable.h>
+#include <linux/cfi.h>
 #include <asm/text-patching.h>
 #include <asm/alternative.h>
 #include <asm/insn.h>
@@ -86,7 +102,18 @@ static int decode_at(struct insn *insn, u8 *buf, unsigned long addr)
 	return 0;
 }
 
-/* Decode the function containing @addr from its start up to @addr. */
+/*
+ * Decode the function containing @addr from its start up to @addr.
+ *
+ * Live text is read: jump labels, static calls and ftrace may patch the
+ * same function meanwhile, and text_poke_bp() puts an int3 over the
+ * first byte of an instruction while it rewrites the rest.  Decoding that
+ * int3 would take a 5-byte instruction for a 1-byte one and misplace
+ * every boundary after it.  All of them patch under text_mutex, from the
+ * first int3 to the final sync, so the caller holds text_mutex: the text
+ * it reads is then whole instructions (our own breakpoints, also written
+ * under text_mutex, are replaced by their original bytes).
+ */
 static int check_boundary(unsigned long addr)
 {
 	unsigned long size, offset, ip;
@@ -106,13 +133,18 @@ static int check_boundary(unsigned long addr)
  * @addr: a kernel text address
  *
  * Decodes the function containing @addr from its start.  Call under
- * kprobe_mutex.
+ * kprobe_mutex; takes text_mutex (see check_boundary()).
  *
  * Return: true when @addr is an instruction boundary.
  */
 bool can_probe(unsigned long addr)
 {
-	return !check_boundary(addr);
+	int ret;
+
+	mutex_lock(&text_mutex);
+	ret = check_boundary(addr);
+	mutex_unlock(&text_mutex);
+	return !ret;
 }
 
 /**
@@ -121,7 +153,7 @@ bool can_probe(unsigned long addr)
  * @buf: MAX_INSN_SIZE bytes: the instruction's bytes, as before any probe
  * @addr: a kernel text address
  *
- * Call under kprobe_mutex.
+ * Call under kprobe_mutex and text_mutex (see check_boundary()).
  *
  * Return: 0 or -EILSEQ.
  */
@@ -153,6 +185,7 @@ static int classify_indirect(struct insn *insn, struct arch_specific_insn *ai)
 	ai->rex = insn->rex_prefix.nbytes ? insn->rex_prefix.bytes[0] : 0;
 	ai->disp = insn->displacement.nbytes ? insn->displacement.value : 0;
 	ai->kind = X86_MODRM_REG(modrm) == 2 ? KPX_CALL_IND : KPX_JMP_IND;
+	ai->memop = X86_MODRM_MOD(modrm) != 3;
 	return 0;
 }
 
@@ -200,7 +233,7 @@ static int classify(struct insn *insn, struct arch_specific_insn *ai)
 	ai->len = insn->length;
 	ai->kind = KPX_STEP;
 	ai->boostable = 1;
-	ai->fix = 0;
+	ai->memop = 0;
 	ai->disp = insn->immediate.value;
 
 	/* VEX/EVEX/XOP opcodes are not branches: run them out of line. */
@@ -242,16 +275,16 @@ static int classify(struct insn *insn, struct arch_specific_insn *ai)
 				return classify_indirect(insn, ai);
 			break;
 		case 0x9c:
-			ai->fix = KPX_FIX_PUSHF;
+			ai->kind = KPX_PUSHF;
 			break;
 		case 0x9d:
-			ai->fix = KPX_FIX_POPF;
+			ai->kind = KPX_POPF;
 			break;
 		case 0xfa:
-			ai->fix = KPX_FIX_CLI;
+			ai->kind = KPX_CLI;
 			break;
 		case 0xfb:
-			ai->fix = KPX_FIX_STI;
+			ai->kind = KPX_STI;
 			break;
 		case 0xc7:
 			if (insn->modrm.bytes[0] == 0xf8)
@@ -266,11 +299,12 @@ static int classify(struct insn *insn, struct arch_specific_insn *ai)
 			ai->cc = op2 & 0xf;
 		}
 	}
-	/* Near branches with a 16-bit operand would truncate the ip. */
+	/*
+	 * Near branches with a 16-bit operand would truncate the ip; a
+	 * 16-bit pushf/popf moves the stack by 2.  Not emulated.
+	 */
 	if (ai->kind != KPX_STEP && insn->opnd_bytes == 2)
 		return -EINVAL;
-	if (ai->fix)
-		ai->boostable = 0;
 	return 0;
 }
 
@@ -383,6 +417,15 @@ static int build_slot(struct kprobe *p, struct insn *insn, const u8 *buf)
 	ret = place_copy(code, slot, addr, insn, buf);
 	if (ret)
 		goto fail;
+	if (ai->memop) {
+		/*
+		 * "push r/m64" (FF /6) reads the operand the branch (FF /2,
+		 * FF /4) would, with the same addressing (an rsp base is
+		 * taken before the push): it faults as the branch would.
+		 */
+		code[insn_offset_modrm(insn)] = (insn->modrm.bytes[0] & ~0x38) |
+						(6 << 3);
+	}
 	back = (long)(addr + ai->len) - (long)(boost + ai->len + JMP32_INSN_SIZE);
 	if (ai->boostable && back == (s32)back &&
 	    !place_copy(code + KPROBE_BOOST_OFFSET, boost, addr, insn, buf))
@@ -406,40 +449,87 @@ fail:
  * Arch hooks called by the core
  */
 
+/*
+ * The kCFI check in front of an indirect call (CONFIG_CFI_CLANG):
+ *
+ *   movl $-type, %r10d       6 bytes, at trap - 12
+ *   addl -N(%reg), %r10d     4 bytes, at trap - 6
+ *   je 1f                    2 bytes, at trap - 2
+ *   ud2                      the trap (refused as any ud2)
+ *
+ * On a failed check the #UD handler decodes the movl and addl from the
+ * text to report the type and the target; an int3 over either would turn
+ * the report into an anonymous one.  Refuse the whole sequence.  Without
+ * CFI_CLANG (gcc builds) is_cfi_trap() is constant false.
+ */
+static bool in_cfi_check(unsigned long addr)
+{
+	static const u8 trap_at[] = { 0, 2, 6, 12 };
+	int i;
+
+	if (!IS_ENABLED(CONFIG_CFI_CLANG))
+		return false;
+	for (i = 0; i < ARRAY_SIZE(trap_at); i++)
+		if (is_cfi_trap(addr + trap_at[i]))
+			return true;
+	return false;
+}
+
 /**
  * arch_prepare_kprobe() - check and copy the probed instruction
  * @p: the site's probe, @p->addr resolved
  *
  * Return: 0, -EILSEQ (not an instruction boundary), -EINVAL (cannot be
- * probed), -EBUSY (alternatives site) or -ENOMEM.
+ * probed: ENDBR, kCFI check sequence, "sti; hlt", unsupported
+ * instruction), -EBUSY (alternatives site) or -ENOMEM.
  */
 int arch_prepare_kprobe(struct kprobe *p)
 {
 	unsigned long addr = (unsigned long)p->addr;
-	u8 buf[MAX_INSN_SIZE];
+	u8 buf[MAX_INSN_SIZE], next;
 	struct insn insn;
 	int ret;
 
+	/* No one patches text while we decode it: see check_boundary(). */
 	mutex_lock(&text_mutex);
-	ret = alternatives_text_reserved(p->addr, p->addr);
+	if (alternatives_text_reserved(p->addr, p->addr))
+		ret = -EBUSY;
+	else
+		ret = check_boundary(addr);
+	if (!ret)
+		ret = decode_at(&insn, buf, addr);
+	/*
+	 * sti delays interrupts by one instruction, the emulation does not:
+	 * an interrupt taken between an emulated "sti" and its "hlt" would
+	 * leave the CPU halted with its wakeup already handled.
+	 */
+	if (!ret && insn.opcode.bytes[0] == 0xfb && insn.opcode.nbytes == 1 &&
+	    read_orig_text(&next, addr + insn.length, 1) == 1 &&
+	    next == 0xf4)
+		ret = -EINVAL;
 	mutex_unlock(&text_mutex);
-	if (ret)
-		return -EBUSY;
-	ret = check_boundary(addr);
-	if (ret)
-		return ret;
-	ret = decode_at(&insn, buf, addr);
 	if (ret)
 		return ret;
 	/* Replacing an ENDBR would break indirect branches to it (IBT). */
 	if (insn.length == 4 && is_endbr(*(u32 *)buf))
 		return -EINVAL;
+	if (in_cfi_check(addr))
+		return -EINVAL;
 	ret = classify(&insn, &p->ainsn);
 	if (ret)
 		return ret;
+	/*
+	 * A fault in the boosted copy would find no probe to rewind it to
+	 * the original address, where its exception table entry is, and
+	 * no fixup: never boost an instruction that has one.
+	 */
+	if (search_exception_tables(addr))
+		p->ainsn.boostable = 0;
 	p->opcode = buf[0];
 	p->ainsn.insn = NULL;
-	if (p->ainsn.kind == KPX_STEP)
+	if (p->ainsn.memop)
+		p->ainsn.boostable = 0;
+	if (p->ainsn.kind == KPX_STEP || p->ainsn.memop)
 		return build_slot(p, &insn, buf);
 	return 0;
 }
@@ -541,10 +631,19 @@ static unsigned long gpr(struct pt_regs *regs, unsigned int n)
 
 NOKPROBE_SYMBOL(gpr);
 
-/* Target of an indirect jmp/call, computed from ModRM/SIB as the CPU would. */
-static unsigned long indirect_target(struct arch_specific_insn *ai,
-				     struct pt_regs *regs, unsigned long next)
+/*
+ * Target of an indirect jmp/call, computed from ModRM/SIB as the CPU
+ * would, into *@target.  The memory operand is read fault-safe: false
+ * when it cannot be read (the caller then lets the CPU fault on it).
+ */
+static bool indirect_target(struct arch_specific_insn *ai,
+			    struct pt_regs *regs, unsigned long next,
+			    unsigned long *target)
 {
+	struct kprobe_ctlblk *kcb;
+	unsigned long val;
+	bool ok;
+
 	unsigned int mod = X86_MODRM_MOD(ai->modrm);
 	unsigned int rm = X86_MODRM_RM(ai->modrm);
 	unsigned int base, index;
@@ -552,8 +651,10 @@ static unsigned long indirect_target(struct arch_specific_insn *ai,
 
 	if (X86_REX_B(ai->rex))
 		rm |= 8;
-	if (mod == 3)
-		return gpr(regs, rm);
+	if (mod == 3) {
+		*target = gpr(regs, rm);
+		return true;
+	}
 
 	if ((rm & 7) == 4) {
 		base = X86_SIB_BASE(ai->sib) | (X86_REX_B(ai->rex) ? 8 : 0);
@@ -568,16 +669,38 @@ static unsigned long indirect_target(struct arch_specific_insn *ai,
 		ea = gpr(regs, rm);
 	}
 	ea += (long)ai->disp;
-	return *(unsigned long *)ea;
+	/*
+	 * A bad pointer must fault at the probed instruction, not here:
+	 * read it so that a fault is fixed up, and tell the caller.  A user
+	 * address is never read here (get_kernel_nofault() refuses it).
+	 */
+	kcb = get_kprobe_ctlblk();
+	kcb->reading = true;
+	ok = !get_kernel_nofault(val, (unsigned long *)ea);
+	kcb->reading = false;
+	if (ok)
+		*target = val;
+	return ok;
 }
 
 NOKPROBE_SYMBOL(indirect_target);
 
-static void emulate(struct kprobe *p, struct pt_regs *regs)
+/* Bits popf can change in 64-bit mode at CPL 0 (RF and VM end clear). */
+#define KPX_POPF_MASK	(X86_EFLAGS_CF | X86_EFLAGS_PF | X86_EFLAGS_AF | \
+			 X86_EFLAGS_ZF | X86_EFLAGS_SF | X86_EFLAGS_TF | \
+			 X86_EFLAGS_IF | X86_EFLAGS_DF | X86_EFLAGS_OF | \
+			 X86_EFLAGS_IOPL | X86_EFLAGS_NT | X86_EFLAGS_AC | \
+			 X86_EFLAGS_ID)
+
+/*
+ * Carry out the instruction of @p on @regs.  Return: false when it must
+ * be stepped instead (a memory operand that cannot be read).
+ */
+static bool emulate(struct kprobe *p, struct pt_regs *regs)
 {
 	struct arch_specific_insn *ai = &p->ainsn;
 	unsigned long next = (unsigned long)p->addr + ai->len;
-	unsigned long target;
+	unsigned long target, val;
 	bool taken;
 
 	switch (ai->kind) {
@@ -610,12 +733,37 @@ static void emulate(struct kprobe *p, struct pt_regs *regs)
 		break;
 	case KPX_JMP_IND:
 	case KPX_CALL_IND:
-		target = indirect_target(ai, regs, next);
+		if (!indirect_target(ai, regs, next, &target))
+			return false;
 		if (ai->kind == KPX_CALL_IND)
 			int3_emulate_push(regs, next);
 		int3_emulate_jmp(regs, target);
 		break;
+	/*
+	 * The flags in @regs are those of the interrupted context, IF
+	 * included: iret puts them in place.
+	 */
+	case KPX_PUSHF:
+		int3_emulate_push(regs, regs->flags &
+				  ~(X86_EFLAGS_RF | X86_EFLAGS_VM));
+		int3_emulate_jmp(regs, next);
+		break;
+	case KPX_POPF:
+		val = int3_emulate_pop(regs);
+		regs->flags = (regs->flags & ~(KPX_POPF_MASK | X86_EFLAGS_RF)) |
+			      (val & KPX_POPF_MASK);
+		int3_emulate_jmp(regs, next);
+		break;
+	case KPX_CLI:
+		regs->flags &= ~X86_EFLAGS_IF;
+		int3_emulate_jmp(regs, next);
+		break;
+	case KPX_STI:
+		regs->flags |= X86_EFLAGS_IF;
+		int3_emulate_jmp(regs, next);
+		break;
 	}
+	return true;
 }
 
 NOKPROBE_SYMBOL(emulate);
@@ -670,11 +818,15 @@ static void run_insn(struct kprobe *p, struct pt_regs *regs,
 	unsigned long boost;
 
 	if (ai->kind != KPX_STEP) {
-		emulate(p, regs);
-		finish_hit(p, regs, kcb, reentered);
-		return;
+		if (emulate(p, regs)) {
+			finish_hit(p, regs, kcb, reentered);
+			return;
+		}
+		/* The operand's fault is to happen in the slot: step. */
+		boost = 0;
+	} else {
+		boost = READ_ONCE(p->post_handler) ? 0 : boost_ip(p);
 	}
-	boost = READ_ONCE(p->post_handler) ? 0 : boost_ip(p);
 	if (boost) {
 		regs->ip = boost;
 		/* Nothing comes back to us: the hit ends here. */
@@ -697,18 +849,24 @@ static void step_done(struct kprobe *p, struct pt_regs *regs,
 		      struct kprobe_ctlblk *kcb)
 {
 	struct arch_specific_insn *ai = &p->ainsn;
+	unsigned long next = (unsigned long)p->addr + ai->len;
 	unsigned long keep = kcb->flags;
 
 	kprobe_count_step_trap();
-	regs->ip = (unsigned long)p->addr + ai->len;
-	if (ai->fix & KPX_FIX_PUSHF)
-		*(unsigned long *)regs->sp |= keep;
-	if (ai->fix & KPX_FIX_CLI)
-		keep &= ~X86_EFLAGS_IF;
-	if (ai->fix & KPX_FIX_STI)
-		keep |= X86_EFLAGS_IF;
-	if (!(ai->fix & KPX_FIX_POPF))
-		regs->flags |= keep;
+	regs->flags |= keep;
+	if (ai->memop) {
+		/*
+		 * The operand could be read after all (it was mapped in
+		 * meanwhile): the push left the target on the stack.
+		 */
+		unsigned long target = int3_emulate_pop(regs);
+
+		if (ai->kind == KPX_CALL_IND)
+			int3_emulate_push(regs, next);
+		regs->ip = target;
+	} else {
+		regs->ip = next;
+	}
 	finish_hit(p, regs, kcb, kcb->status == KPROBE_REENTER);
 }
 
@@ -802,8 +960,7 @@ int kprobe_int3_handler(struct pt_regs *regs)
 		return 0;
 	}
 
-	/* Handlers see the ip of the probed instruction, not past the int3. */
-	regs->ip = (unsigned long)addr;
+	/* Handlers see regs->ip past the int3: the probed address + 1. */
 	__this_cpu_inc(kprobe_int3_hit_count);
 	if (cur) {
 		reenter(p, regs, kcb);
@@ -844,7 +1001,7 @@ int kprobe_fault_handler(struct pt_regs *regs, int trapnr)
 	struct kprobe *cur = kprobe_running();
 	bool reentered;
 
-	if (!cur)
+	if (!cur || kcb->reading)
 		return 0;
 
 	switch (kcb->status) {
@@ -856,8 +1013,7 @@ int kprobe_fault_handler(struct pt_regs *regs, int trapnr)
 			break;
 		reentered = kcb->status == KPROBE_REENTER;
 		regs->ip = (unsigned long)cur->addr;
-		if (!(cur->ainsn.fix & KPX_FIX_POPF))
-			regs->flags |= kcb->flags;
+		regs->flags |= kcb->flags;
 		if (!reentered && cur->fault_handler &&
 		    cur->fault_handler(cur, regs, trapnr)) {
 			reset_current_kprobe();

@@ -6,9 +6,10 @@
  * at the fentry call: regs->sp points at the function's return address
  * (as at the function's first instruction) and regs->ip past the call.
  * The handlers see what a breakpoint at the ftrace site would show them:
- * regs->ip is the site's address in the pre_handler and the address after
- * the call in the post_handler (the "instruction" they probe is the
- * call, which does nothing as far as they are concerned).  When the
+ * regs->ip is the site's address + 1 (INT3_INSN_SIZE, as after an int3)
+ * in the pre_handler and the address after the call in the post_handler
+ * (the "instruction" they probe is the call, which does nothing as far
+ * as they are concerned).  When the
  * pre_handler returns nonzero, the regs->ip it set stands and the
  * post_handler is skipped; ftrace_regs_caller returns to regs->ip.
  *
@@ -23,6 +24,7 @@
 #include <linux/ptrace.h>
 #include <linux/rcupdate.h>
 #include <linux/context_tracking.h>
+#include <asm/text-patching.h>
 
 /* Is RCU watching this CPU?  Asked on every hit: inline when it can be. */
 static __always_inline bool kprobe_rcu_watching(void)
@@ -73,7 +75,8 @@ void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 	 * without IPMODIFY).  Left so unless the pre_handler moves the ip.
 	 */
 	resume = instruction_pointer(regs);
-	instruction_pointer_set(regs, ip);
+	/* Handlers see the ip as after an int3 at the site (as upstream). */
+	instruction_pointer_set(regs, ip + INT3_INSN_SIZE);
 	if (!kprobe_run_pre(p, regs)) {
 		/* "Execute" the fentry call: continue after it. */
 		instruction_pointer_set(regs, ip + MCOUNT_INSN_SIZE);

@@ -158,18 +158,18 @@ static int check_function(unsigned long start, unsigned long end,
 	return 0;
 }
 
+/*
+ * Called without text_mutex: jump labels and static calls take their own
+ * locks before text_mutex.  These look at their tables, not at the text.
+ */
 static int check_reserved(unsigned long addr, unsigned int len)
 {
 	void *s = (void *)addr, *e = (void *)(addr + len - 1);
-	int ret;
 
 	if (jump_label_text_reserved(s, e) || static_call_text_reserved(s, e) ||
 	    ftrace_text_reserved(s, e))
 		return -EBUSY;
-	mutex_lock(&text_mutex);
-	ret = alternatives_text_reserved(s, e);
-	mutex_unlock(&text_mutex);
-	return ret ? -EBUSY : 0;
+	return 0;
 }
 
 /* ---------------------------------------------------------------------
@@ -199,7 +199,8 @@ static int copy_region(u8 *code, unsigned long to, unsigned long addr,
 		    is_endbr(*(u32 *)buf))
 			return -EINVAL;		/* an indirect branch target */
 		ret = kprobe_x86_classify(&insn, &ai);
-		if (ret || ai.kind != KPX_STEP)
+		if (ret || (len && !kprobe_x86_straight(ai.kind)) ||
+		    (!len && ai.kind != KPX_STEP))
 			return -EINVAL;		/* branch, call, ret, unsafe */
 		ret = kprobe_x86_place_copy(code + len, to + len, addr + len,
 					    &insn, buf);
@@ -250,8 +251,24 @@ int arch_prepare_optimized_kprobe(struct optimized_kprobe *op)
 	__text_gen_insn(code + KPROBE_OPT_ENTRY, CALL_INSN_OPCODE,
 			(void *)slot + KPROBE_OPT_ENTRY, kprobe_opt_trampoline,
 			CALL_INSN_SIZE);
+	/*
+	 * The region and its function are decoded from live text: under
+	 * text_mutex, which every text patcher (jump labels, static calls,
+	 * ftrace, alternatives, kprobes) holds from its first int3 to its
+	 * last sync, so no half-patched instruction is read.
+	 */
+	mutex_lock(&text_mutex);
 	len = copy_region(code + KPROBE_OPT_COPY, slot + KPROBE_OPT_COPY,
 			  addr, end, orig);
+	if (len >= 0 && alternatives_text_reserved((void *)addr,
+						   (void *)addr + len - 1))
+		len = -EBUSY;
+	if (len >= 0) {
+		ret = check_function(start, end, addr, len);
+		if (ret)
+			len = ret;
+	}
+	mutex_unlock(&text_mutex);
 	if (len < 0) {
 		ret = len;
 		goto fail;
@@ -261,8 +278,6 @@ int arch_prepare_optimized_kprobe(struct optimized_kprobe *op)
 			(void *)addr + len, JMP32_INSN_SIZE);
 
 	ret = check_reserved(addr, len);
-	if (!ret)
-		ret = check_function(start, end, addr, len);
 	if (!ret)
 		ret = arch_write_insn_slot(op->optinsn.detour, code,
 					   sizeof(code));

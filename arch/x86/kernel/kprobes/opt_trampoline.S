@@ -7,8 +7,9 @@
  * call pushes is the buffer's copy of the probed region, and the words
  * before it say which probe and address this is.  Under the return
  * address we lay a struct pt_regs as the registers stood at the probed
- * instruction, let kprobe_opt_x86_callback() run the handlers (it may
- * replace the return address with the ip a pre_handler set), restore
+ * instruction (ip: the probed address + 1, as a breakpoint shows it),
+ * let kprobe_opt_x86_callback() run the handlers (it may replace the
+ * return address with the ip a pre_handler set), restore
  * every register and the flags, and return: into the copy, which ends
  * with a jmp back behind the region.
  */
@@ -41,9 +42,10 @@ SYM_CODE_START(kprobe_opt_trampoline)
 	/* The stack pointer at the probe: above our return address. */
 	leaq	FRAME_SIZE+8(%rsp), %rax
 	movq	%rax, RSP(%rsp)
-	/* The probed address, from the buffer. */
+	/* The probed address + 1 (as after an int3), from the buffer. */
 	movq	FRAME_SIZE(%rsp), %rax
 	movq	-OPT_ADDR_BEFORE_COPY(%rax), %rax
+	incq	%rax
 	movq	%rax, RIP(%rsp)
 	UNWIND_HINT_REGS
 

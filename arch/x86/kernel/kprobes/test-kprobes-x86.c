@@ -1,0 +1,938 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * KUnit suite kprobes_x86_unusual: probes on the x86_64 instructions that
+ * need care, hit from process context (preemptible) and from hard
+ * interrupts (an hrtimer and irq_work), with exact hit counts and the
+ * instructions' results checked:
+ *
+ *  - loads with an exception table entry, given good pointers, a bad
+ *    kernel pointer (#PF), a non-canonical one (#GP), a user pointer to
+ *    an unmapped page and one to a page not yet faulted in: never
+ *    boosted, faults fixed up at the original address, no probe state
+ *    left behind;
+ *  - pushf, popf, cli, sti: emulated in the trap, never stepped;
+ *  - call/jmp through memory: emulated with a valid operand; with a bad
+ *    one the fault happens at the probed instruction (here it has an
+ *    exception table entry, so the fixup shows it without an oops);
+ *  - where the handlers see regs->ip: the probed address + 1, and the
+ *    next instruction in a post_handler.
+ *
+ * What TCG cannot show: interrupts arrive only between translation
+ * blocks, and a vCPU is never preempted in the middle of the trap, so a
+ * window of a few instructions (the ones the emulation closes) is almost
+ * never hit; the counts and the state checks still pin the behaviour
+ * (emulated kinds take no step trap, boosting is off where it must be).
+ * Kernel CFI (CONFIG_CFI_CLANG) needs clang: with gcc, the refusal of the
+ * CFI check sequence (core.c, in_cfi_check()) is compiled out and not
+ * tested here.
+ */
+#include <linux/kernel.h>
+#include <linux/kprobes.h>
+#include <linux/kretprobes.h>
+#include <linux/kallsyms.h>
+#include <linux/hrtimer.h>
+#include <linux/irq_work.h>
+#include <linux/vmalloc.h>
+#include <linux/mman.h>
+#include <linux/mm.h>
+#include <linux/sched.h>
+#include <linux/stacktrace.h>
+#include <linux/kthread.h>
+#include <linux/jump_label.h>
+#include <linux/extable.h>
+#include <linux/uaccess.h>
+#include <kunit/test.h>
+#include <asm/text-patching.h>
+#include <asm/linkage.h>
+#include <asm/asm.h>
+#include <asm/smap.h>
+#include <asm/ibt.h>
+#include <asm/nospec-branch.h>
+#include <asm/insn.h>
+
+asmlinkage long kpx_exload(const unsigned long *src, unsigned long *dst);
+asmlinkage long kpx_uload(const unsigned long __user *src, unsigned long *dst);
+asmlinkage long kpx_icall(unsigned long *fnptr);
+asmlinkage long kpx_ijmp(unsigned long *fnptr);
+asmlinkage long kpx_leaf(void);
+asmlinkage unsigned long kpx_flags_full(void);
+asmlinkage unsigned long kpx_flags_save(void);
+asmlinkage unsigned long kpx_popf_bits(void);
+
+#define KPX_FUNC(name)						\
+	"	.globl " #name "\n"					\
+	"	.type " #name ", @function\n"				\
+	#name ":\n"						\
+	ASM_ENDBR
+#define KPX_END(name)	"	.size " #name ", . - " #name "\n"
+#define KPX_LABEL(name)	"	.globl " #name "\n" #name ":\n"
+
+asm("	.pushsection .text, \"ax\"\n"
+/* long kpx_exload(src, dst): *dst = *src, 0; -EFAULT if *src faults */
+KPX_FUNC(kpx_exload)
+KPX_LABEL(kpx_exload_insn)
+"1:	movq (%rdi), %rax\n"
+"	movq %rax, (%rsi)\n"
+"	xorl %eax, %eax\n"
+	ASM_RET
+"2:	movq $-14, %rax\n"
+	ASM_RET
+	_ASM_EXTABLE(1b, 2b)
+KPX_END(kpx_exload)
+
+/* the same from user memory */
+KPX_FUNC(kpx_uload)
+	ASM_STAC
+KPX_LABEL(kpx_uload_insn)
+"1:	movq (%rdi), %rax\n"
+	ASM_CLAC
+"	movq %rax, (%rsi)\n"
+"	xorl %eax, %eax\n"
+	ASM_RET
+"2:\n"
+	ASM_CLAC
+"	movq $-14, %rax\n"
+	ASM_RET
+	_ASM_EXTABLE_UA(1b, 2b)
+KPX_END(kpx_uload)
+
+KPX_FUNC(kpx_leaf)
+"	movl $41, %eax\n"
+	ASM_RET
+KPX_END(kpx_leaf)
+
+/* long kpx_icall(fnptr): (*fnptr)(), or -EFAULT if *fnptr faults */
+KPX_FUNC(kpx_icall)
+KPX_LABEL(kpx_icall_insn)
+	ANNOTATE_RETPOLINE_SAFE
+"1:	call *(%rdi)\n"
+"	incl %eax\n"
+	ASM_RET
+"2:	movq $-14, %rax\n"
+	ASM_RET
+	_ASM_EXTABLE(1b, 2b)
+KPX_END(kpx_icall)
+
+/* long kpx_ijmp(fnptr): tail call of *fnptr, or -EFAULT */
+KPX_FUNC(kpx_ijmp)
+KPX_LABEL(kpx_ijmp_insn)
+	ANNOTATE_RETPOLINE_SAFE
+"1:	jmp *(%rdi)\n"
+"2:	movq $-14, %rax\n"
+	ASM_RET
+	_ASM_EXTABLE(1b, 2b)
+KPX_END(kpx_ijmp)
+
+/* bit 0: IF after cli (0), bit 1: IF after sti (1); flags restored */
+KPX_FUNC(kpx_flags_full)
+KPX_LABEL(kpx_pushf_insn)
+"	pushfq\n"
+KPX_LABEL(kpx_cli_insn)
+"	cli\n"
+"	pushfq\n"
+"	popq %rax\n"
+KPX_LABEL(kpx_sti_insn)
+"	sti\n"
+"	pushfq\n"
+"	popq %rdx\n"
+KPX_LABEL(kpx_popf_insn)
+"	popfq\n"
+"	andl $0x200, %eax\n"
+"	andl $0x200, %edx\n"
+"	shrl $9, %eax\n"
+"	shrl $8, %edx\n"
+"	orl %edx, %eax\n"
+	ASM_RET
+KPX_END(kpx_flags_full)
+
+/* local_irq_save()/restore() shape, for interrupt context: IF after cli */
+KPX_FUNC(kpx_flags_save)
+KPX_LABEL(kpx_pushf2_insn)
+"	pushfq\n"
+KPX_LABEL(kpx_cli2_insn)
+"	cli\n"
+"	pushfq\n"
+"	popq %rax\n"
+KPX_LABEL(kpx_popf2_insn)
+"	popfq\n"
+"	andl $0x200, %eax\n"
+	ASM_RET
+KPX_END(kpx_flags_save)
+
+/* popf of an image with CF, ZF and SF set: the flags after it */
+KPX_FUNC(kpx_popf_bits)
+"	pushfq\n"
+"	orq $0xc1, (%rsp)\n"
+KPX_LABEL(kpx_popf3_insn)
+"	popfq\n"
+"	pushfq\n"
+"	popq %rax\n"
+	ASM_RET
+KPX_END(kpx_popf_bits)
+"	.popsection\n"
+);
+
+/* A probe that counts its hits and remembers the ip its handlers saw. */
+struct kpx_probe {
+	struct kprobe kp;
+	atomic_t pre, post;
+	unsigned long ip_pre, ip_post;
+};
+
+static int kpx_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	struct kpx_probe *k = container_of(p, struct kpx_probe, kp);
+
+	atomic_inc(&k->pre);
+	WRITE_ONCE(k->ip_pre, instruction_pointer(regs));
+	return 0;
+}
+
+static int kpx_pre_nop(struct kprobe *p, struct pt_regs *regs)
+{
+	return 0;
+}
+
+static void kpx_post(struct kprobe *p, struct pt_regs *regs,
+		     unsigned long flags)
+{
+	struct kpx_probe *k = container_of(p, struct kpx_probe, kp);
+
+	atomic_inc(&k->post);
+	WRITE_ONCE(k->ip_post, instruction_pointer(regs));
+}
+
+static int kpx_register(struct kunit *test, struct kpx_probe *k,
+			const char *sym, bool post)
+{
+	memset(k, 0, sizeof(*k));
+	k->kp.symbol_name = sym;
+	k->kp.pre_handler = kpx_pre;
+	if (post)
+		k->kp.post_handler = kpx_post;
+	return register_kprobe(&k->kp);
+}
+
+static unsigned long kpx_sym(const char *sym)
+{
+	return kallsyms_lookup_name(sym);
+}
+
+/* The site's decoded instruction (the site is the probe itself here). */
+static const struct arch_specific_insn *kpx_ai(struct kprobe *kp)
+{
+	struct kprobe *site;
+
+	rcu_read_lock();
+	site = get_kprobe(kp->addr);
+	rcu_read_unlock();
+	return site ? &site->ainsn : NULL;
+}
+
+static bool kpx_no_probe_running(void)
+{
+	bool idle;
+
+	preempt_disable();
+	idle = !kprobe_running();
+	preempt_enable();
+	return idle;
+}
+
+/* An unmapped kernel address: the guard page after a vmalloc area. */
+static unsigned long *kpx_bad_kernel_ptr(struct kunit *test, void **area)
+{
+	*area = vmalloc(PAGE_SIZE);
+	KUNIT_ASSERT_NOT_NULL(test, *area);
+	return (unsigned long *)(*area + PAGE_SIZE);
+}
+
+#define KPX_NONCANONICAL	((unsigned long *)0xdead000000000000UL)
+
+/* ---------------------------------------------------------------------
+ * Loads with an exception table entry
+ */
+
+static void kpx_extable_kernel(struct kunit *test)
+{
+	struct kpx_probe *k = kunit_kzalloc(test, sizeof(*k), GFP_KERNEL);
+	unsigned long good = 0x1234, out = 0, traps;
+	const struct arch_specific_insn *ai;
+	unsigned long *bad;
+	void *area;
+	int round;
+
+	KUNIT_ASSERT_NOT_NULL(test, k);
+	bad = kpx_bad_kernel_ptr(test, &area);
+	/* round 0: no post_handler (boostable); round 1: with one */
+	for (round = 0; round < 2; round++) {
+		KUNIT_ASSERT_EQ(test, kpx_register(test, k, "kpx_exload_insn",
+						   round), 0);
+		ai = kpx_ai(&k->kp);
+		KUNIT_ASSERT_NOT_NULL(test, ai);
+		KUNIT_EXPECT_EQ(test, ai->kind, KPX_STEP);
+		/* a boosted copy would fault with no fixup: an oops */
+		if (ai->boostable) {
+			unregister_kprobe(&k->kp);
+			vfree(area);
+			KUNIT_FAIL_AND_ABORT(test, "boostable: it would oops");
+		}
+
+		traps = kprobe_step_traps();
+		KUNIT_EXPECT_EQ(test, kpx_exload(&good, &out), 0L);
+		KUNIT_EXPECT_EQ(test, out, 0x1234UL);
+		KUNIT_EXPECT_EQ(test, kpx_exload(bad, &out), -EFAULT);
+		KUNIT_EXPECT_TRUE(test, kpx_no_probe_running());
+		KUNIT_EXPECT_EQ(test, kpx_exload(KPX_NONCANONICAL, &out),
+				-EFAULT);
+		KUNIT_EXPECT_TRUE(test, kpx_no_probe_running());
+		KUNIT_EXPECT_EQ(test, kpx_exload(&good, &out), 0L);
+		KUNIT_EXPECT_EQ(test, atomic_read(&k->pre), 4);
+		/* the faulting hits end at the fixup, without post_handler */
+		KUNIT_EXPECT_EQ(test, atomic_read(&k->post), round ? 2 : 0);
+		/* each hit stepped: one trap after the copy, none on a fault */
+		KUNIT_EXPECT_EQ(test, kprobe_step_traps() - traps, 2UL);
+		unregister_kprobe(&k->kp);
+	}
+	vfree(area);
+}
+
+static void kpx_extable_user(struct kunit *test)
+{
+	struct kpx_probe *k = kunit_kzalloc(test, sizeof(*k), GFP_KERNEL);
+	unsigned long user, out = 1;
+
+	KUNIT_ASSERT_NOT_NULL(test, k);
+	/* Gives this kthread an mm: two pages, the second unmapped again. */
+	user = kunit_vm_mmap(test, NULL, 0, 2 * PAGE_SIZE,
+			     PROT_READ | PROT_WRITE,
+			     MAP_ANONYMOUS | MAP_PRIVATE, 0);
+	KUNIT_ASSERT_NE_MSG(test, user, 0UL, "no user memory");
+	KUNIT_ASSERT_FALSE(test, IS_ERR_VALUE(user));
+	KUNIT_ASSERT_EQ(test, vm_munmap(user + PAGE_SIZE, PAGE_SIZE), 0);
+
+	KUNIT_ASSERT_EQ(test, kpx_register(test, k, "kpx_uload_insn", false),
+			0);
+	if (kpx_ai(&k->kp)->boostable) {
+		unregister_kprobe(&k->kp);
+		KUNIT_FAIL_AND_ABORT(test, "boostable: it would oops");
+	}
+
+	/* unmapped: the fault is fixed up at the original instruction */
+	KUNIT_EXPECT_EQ(test, kpx_uload((void __user *)(user + PAGE_SIZE),
+					&out), -EFAULT);
+	KUNIT_EXPECT_EQ(test, atomic_read(&k->pre), 1);
+	KUNIT_EXPECT_TRUE(test, kpx_no_probe_running());
+	/*
+	 * Mapped but not present: the fault is rewound to the original
+	 * instruction, handled there (it may sleep: not in the slot), and
+	 * the instruction runs again, through the probe again: two hits.
+	 */
+	KUNIT_EXPECT_EQ(test, kpx_uload((void __user *)user, &out), 0L);
+	KUNIT_EXPECT_EQ(test, out, 0UL);
+	KUNIT_EXPECT_EQ(test, atomic_read(&k->pre), 3);
+	/* present now: one hit */
+	KUNIT_EXPECT_EQ(test, kpx_uload((void __user *)user, &out), 0L);
+	KUNIT_EXPECT_EQ(test, atomic_read(&k->pre), 4);
+	KUNIT_EXPECT_TRUE(test, kpx_no_probe_running());
+	unregister_kprobe(&k->kp);
+}
+
+/*
+ * The kernel's own nofault loads: every instruction of
+ * copy_from_kernel_nofault() that has an exception table entry (found by
+ * decoding it), probed; then a read of a good and of an unmapped kernel
+ * address (the reproducer of the oops, through bpf_probe_read_kernel()
+ * in the guest, came this way).  Hits are counted for this task only.
+ */
+static struct task_struct *kpx_tracked;
+static atomic_t kpx_mine;
+
+static int kpx_pre_mine(struct kprobe *p, struct pt_regs *regs)
+{
+	if (current == READ_ONCE(kpx_tracked))
+		atomic_inc(&kpx_mine);
+	return 0;
+}
+
+#define KPX_NOFAULT_MAX	16
+
+static void kpx_extable_nofault(struct kunit *test)
+{
+	unsigned long start = (unsigned long)copy_from_kernel_nofault;
+	unsigned long size, off, a, good = 0x55aa, dst = 0, *bad;
+	unsigned long addrs[KPX_NOFAULT_MAX];
+	bool ok[KPX_NOFAULT_MAX] = {};
+	struct kprobe *kps;
+	u8 buf[MAX_INSN_SIZE];
+	struct insn insn;
+	int n = 0, i, armed = 0, boosted = 0;
+	void *area;
+
+	kps = kunit_kcalloc(test, KPX_NOFAULT_MAX, sizeof(*kps), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, kps);
+	KUNIT_ASSERT_TRUE(test, kallsyms_lookup_size_offset(start, &size,
+							    &off));
+	for (a = start; a < start + size && n < KPX_NOFAULT_MAX;
+	     a += insn.length) {
+		KUNIT_ASSERT_EQ(test, copy_from_kernel_nofault(buf, (void *)a,
+							       sizeof(buf)), 0);
+		KUNIT_ASSERT_EQ(test, insn_decode_kernel(&insn, buf), 0);
+		if (search_exception_tables(a))
+			addrs[n++] = a;
+	}
+	KUNIT_ASSERT_GT(test, n, 0);
+	for (i = 0; i < n; i++) {
+		kps[i].addr = (void *)addrs[i];
+		kps[i].pre_handler = kpx_pre_mine;
+		if (register_kprobe(&kps[i]))
+			continue;
+		ok[i] = true;
+		armed++;
+		if (kpx_ai(&kps[i])->boostable)
+			boosted++;
+	}
+	if (boosted || !armed) {
+		for (i = 0; i < n; i++)
+			if (ok[i])
+				unregister_kprobe(&kps[i]);
+		KUNIT_FAIL_AND_ABORT(test, "%d armed, %d boostable", armed,
+				     boosted);
+	}
+
+	bad = kpx_bad_kernel_ptr(test, &area);
+	atomic_set(&kpx_mine, 0);
+	WRITE_ONCE(kpx_tracked, current);
+	KUNIT_EXPECT_EQ(test, copy_from_kernel_nofault(&dst, &good, 8), 0L);
+	KUNIT_EXPECT_EQ(test, dst, 0x55aaUL);
+	KUNIT_EXPECT_EQ(test, copy_from_kernel_nofault(&dst, bad, 8),
+			(long)-EFAULT);
+	KUNIT_EXPECT_TRUE(test, kpx_no_probe_running());
+	WRITE_ONCE(kpx_tracked, NULL);
+	/* one 8-byte load each */
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpx_mine), 2);
+	for (i = 0; i < n; i++)
+		if (ok[i])
+			unregister_kprobe(&kps[i]);
+	vfree(area);
+}
+
+/* ---------------------------------------------------------------------
+ * Branches through memory
+ */
+
+static void kpx_indirect_mem(struct kunit *test)
+{
+	struct kpx_probe *k = kunit_kzalloc(test, 2 * sizeof(*k), GFP_KERNEL);
+	unsigned long fn = (unsigned long)kpx_leaf, traps;
+	const struct arch_specific_insn *ai;
+	unsigned long *bad;
+	void *area;
+
+	KUNIT_ASSERT_NOT_NULL(test, k);
+	bad = kpx_bad_kernel_ptr(test, &area);
+	KUNIT_ASSERT_EQ(test, kpx_register(test, &k[0], "kpx_icall_insn", true),
+			0);
+	KUNIT_ASSERT_EQ(test, kpx_register(test, &k[1], "kpx_ijmp_insn", true),
+			0);
+	ai = kpx_ai(&k[0].kp);
+	KUNIT_ASSERT_NOT_NULL(test, ai);
+	KUNIT_EXPECT_EQ(test, ai->kind, KPX_CALL_IND);
+	KUNIT_EXPECT_EQ(test, kpx_ai(&k[1].kp)->kind, KPX_JMP_IND);
+	/* a slot to fault in, for an operand the trap cannot read */
+	if (!ai->memop || !ai->insn) {
+		unregister_kprobe(&k[1].kp);
+		unregister_kprobe(&k[0].kp);
+		vfree(area);
+		KUNIT_FAIL_AND_ABORT(test, "no fault-safe fallback: it would oops");
+	}
+
+	/* a valid operand: emulated in the trap, no step */
+	traps = kprobe_step_traps();
+	KUNIT_EXPECT_EQ(test, kpx_icall(&fn), 42L);
+	KUNIT_EXPECT_EQ(test, kpx_ijmp(&fn), 41L);
+	KUNIT_EXPECT_EQ(test, kprobe_step_traps() - traps, 0UL);
+	KUNIT_EXPECT_EQ(test, atomic_read(&k[0].pre), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&k[0].post), 1);
+	/* the post_handler of an emulated call sees its target */
+	KUNIT_EXPECT_EQ(test, k[0].ip_post, fn);
+	KUNIT_EXPECT_EQ(test, atomic_read(&k[1].pre), 1);
+
+	/*
+	 * A bad operand: not emulated; the fault happens as at the
+	 * probed instruction, whose fixup here returns -EFAULT (with no
+	 * entry it would be the oops it is without a probe).
+	 */
+	KUNIT_EXPECT_EQ(test, kpx_icall(bad), -EFAULT);
+	KUNIT_EXPECT_TRUE(test, kpx_no_probe_running());
+	KUNIT_EXPECT_EQ(test, kpx_icall(KPX_NONCANONICAL), -EFAULT);
+	KUNIT_EXPECT_TRUE(test, kpx_no_probe_running());
+	KUNIT_EXPECT_EQ(test, kpx_ijmp(bad), -EFAULT);
+	KUNIT_EXPECT_EQ(test, kpx_ijmp(KPX_NONCANONICAL), -EFAULT);
+	KUNIT_EXPECT_TRUE(test, kpx_no_probe_running());
+	KUNIT_EXPECT_EQ(test, atomic_read(&k[0].pre), 3);
+	KUNIT_EXPECT_EQ(test, atomic_read(&k[0].post), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&k[1].pre), 3);
+	/* and the probes work on */
+	KUNIT_EXPECT_EQ(test, kpx_icall(&fn), 42L);
+	KUNIT_EXPECT_EQ(test, atomic_read(&k[0].pre), 4);
+	unregister_kprobe(&k[1].kp);
+	unregister_kprobe(&k[0].kp);
+	vfree(area);
+}
+
+/* ---------------------------------------------------------------------
+ * pushf, popf, cli, sti
+ */
+
+static const char * const kpx_flag_syms[] = {
+	"kpx_pushf_insn", "kpx_cli_insn", "kpx_sti_insn", "kpx_popf_insn",
+	"kpx_pushf2_insn", "kpx_cli2_insn", "kpx_popf2_insn", "kpx_popf3_insn",
+};
+
+static const u8 kpx_flag_kinds[] = {
+	KPX_PUSHF, KPX_CLI, KPX_STI, KPX_POPF,
+	KPX_PUSHF, KPX_CLI, KPX_POPF, KPX_POPF,
+};
+
+static void kpx_flags_emulated(struct kunit *test)
+{
+	int n = ARRAY_SIZE(kpx_flag_syms), i;
+	struct kpx_probe *k = kunit_kcalloc(test, n, sizeof(*k), GFP_KERNEL);
+	unsigned long traps, f;
+
+	KUNIT_ASSERT_NOT_NULL(test, k);
+	for (i = 0; i < n; i++) {
+		KUNIT_ASSERT_EQ_MSG(test, kpx_register(test, &k[i],
+						       kpx_flag_syms[i], true),
+				    0, "%s", kpx_flag_syms[i]);
+		KUNIT_EXPECT_EQ_MSG(test, kpx_ai(&k[i].kp)->kind,
+				    kpx_flag_kinds[i], "%s", kpx_flag_syms[i]);
+	}
+	traps = kprobe_step_traps();
+	KUNIT_EXPECT_EQ(test, kpx_flags_full(), 2UL);
+	KUNIT_EXPECT_FALSE(test, irqs_disabled());
+	KUNIT_EXPECT_EQ(test, kpx_flags_save(), 0UL);
+	KUNIT_EXPECT_FALSE(test, irqs_disabled());
+	f = kpx_popf_bits();
+#define KPX_POPF_BITS	(X86_EFLAGS_CF | X86_EFLAGS_ZF | X86_EFLAGS_SF)
+	KUNIT_EXPECT_EQ(test, f & KPX_POPF_BITS, (unsigned long)KPX_POPF_BITS);
+	KUNIT_EXPECT_TRUE(test, f & X86_EFLAGS_IF);
+	local_irq_disable();
+	f = kpx_popf_bits();
+	KUNIT_EXPECT_EQ(test, kpx_flags_save(), 0UL);
+	KUNIT_EXPECT_TRUE(test, irqs_disabled());
+	local_irq_enable();
+	KUNIT_EXPECT_FALSE(test, f & X86_EFLAGS_IF);
+	/* all emulated: not one step trap */
+	KUNIT_EXPECT_EQ(test, kprobe_step_traps() - traps, 0UL);
+	for (i = 0; i < n; i++) {
+		/* kpx_flags_full once, the two others twice */
+		int want = i < 4 ? 1 : 2;
+
+		KUNIT_EXPECT_EQ_MSG(test, atomic_read(&k[i].pre), want, "%s",
+				    kpx_flag_syms[i]);
+		KUNIT_EXPECT_EQ_MSG(test, atomic_read(&k[i].post), want, "%s",
+				    kpx_flag_syms[i]);
+		/* 1-byte instructions: after the int3 is the next one */
+		KUNIT_EXPECT_EQ_MSG(test, k[i].ip_pre, k[i].ip_post, "%s",
+				    kpx_flag_syms[i]);
+		KUNIT_EXPECT_EQ_MSG(test, k[i].ip_pre,
+				    (unsigned long)k[i].kp.addr + 1, "%s",
+				    kpx_flag_syms[i]);
+	}
+	for (i = 0; i < n; i++)
+		unregister_kprobe(&k[i].kp);
+}
+
+/* ---------------------------------------------------------------------
+ * Every class at once, from process context and hard interrupts
+ */
+
+struct kpx_storm {
+	struct hrtimer timer;
+	struct irq_work work;
+	unsigned long fn;
+	unsigned long *bad;
+	atomic_t irq_calls, work_calls, errors;
+	bool stop;
+};
+
+/* What an interrupt runs: each class once, results checked. */
+static void kpx_storm_round(struct kpx_storm *s, bool irq)
+{
+	unsigned long v = 7, out = 0;
+
+	if (kpx_flags_save() != 0)
+		atomic_inc(&s->errors);
+	if (kpx_exload(&v, &out) || out != 7)
+		atomic_inc(&s->errors);
+	if (kpx_exload(s->bad, &out) != -EFAULT)
+		atomic_inc(&s->errors);
+	if (kpx_icall(&s->fn) != 42)
+		atomic_inc(&s->errors);
+	if (kpx_icall(s->bad) != -EFAULT)
+		atomic_inc(&s->errors);
+	if (irq && kprobe_running())
+		atomic_inc(&s->errors);
+}
+
+static enum hrtimer_restart kpx_storm_timer(struct hrtimer *t)
+{
+	struct kpx_storm *s = container_of(t, struct kpx_storm, timer);
+
+	kpx_storm_round(s, true);
+	atomic_inc(&s->irq_calls);
+	if (READ_ONCE(s->stop))
+		return HRTIMER_NORESTART;
+	hrtimer_forward_now(t, ns_to_ktime(200 * NSEC_PER_USEC));
+	return HRTIMER_RESTART;
+}
+
+static void kpx_storm_work(struct irq_work *w)
+{
+	struct kpx_storm *s = container_of(w, struct kpx_storm, work);
+
+	kpx_storm_round(s, true);
+	atomic_inc(&s->work_calls);
+}
+
+static void kpx_contexts(struct kunit *test)
+{
+	static const char * const syms[] = {
+		"kpx_pushf2_insn", "kpx_cli2_insn", "kpx_popf2_insn",
+		"kpx_pushf_insn", "kpx_cli_insn", "kpx_sti_insn",
+		"kpx_popf_insn", "kpx_exload_insn", "kpx_icall_insn",
+	};
+	/* hits per process round and per interrupt round */
+	static const int per_proc[] = { 1, 1, 1, 1, 1, 1, 1, 2, 2 };
+	static const int per_irq[] = { 1, 1, 1, 0, 0, 0, 0, 2, 2 };
+	int n = ARRAY_SIZE(syms), i, rounds, irqs, works, want;
+	struct kpx_probe *k = kunit_kcalloc(test, n, sizeof(*k), GFP_KERNEL);
+	struct kpx_storm *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	unsigned long deadline;
+	void *area;
+
+	KUNIT_ASSERT_NOT_NULL(test, k);
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	BUILD_BUG_ON(ARRAY_SIZE(per_proc) != ARRAY_SIZE(syms));
+	BUILD_BUG_ON(ARRAY_SIZE(per_irq) != ARRAY_SIZE(syms));
+	s->fn = (unsigned long)kpx_leaf;
+	s->bad = kpx_bad_kernel_ptr(test, &area);
+	for (i = 0; i < n; i++)
+		KUNIT_ASSERT_EQ_MSG(test, kpx_register(test, &k[i], syms[i],
+						       i & 1), 0, "%s",
+				    syms[i]);
+
+	init_irq_work(&s->work, kpx_storm_work);
+	hrtimer_init(&s->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	s->timer.function = kpx_storm_timer;
+	hrtimer_start(&s->timer, ns_to_ktime(200 * NSEC_PER_USEC),
+		      HRTIMER_MODE_REL_HARD);
+
+	/*
+	 * Preemptible process context, as long as it takes for the timer
+	 * to interrupt us a good number of times (bounded, not measured).
+	 */
+	deadline = jiffies + 30 * HZ;
+	for (rounds = 0; rounds < 20000;) {
+		if (kpx_flags_full() != 2)
+			atomic_inc(&s->errors);
+		kpx_storm_round(s, false);
+		if (!(rounds % 64))
+			irq_work_queue(&s->work);
+		rounds++;
+		cond_resched();
+		if (rounds >= 2000 && atomic_read(&s->irq_calls) >= 100)
+			break;
+		if (time_after(jiffies, deadline))
+			break;
+	}
+	WRITE_ONCE(s->stop, true);
+	hrtimer_cancel(&s->timer);
+	irq_work_sync(&s->work);
+
+	irqs = atomic_read(&s->irq_calls);
+	works = atomic_read(&s->work_calls);
+	kunit_info(test, "%d process rounds, %d from hrtimer, %d from irq_work\n",
+		   rounds, irqs, works);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s->errors), 0);
+	KUNIT_EXPECT_GT(test, irqs, 0);
+	KUNIT_EXPECT_GT(test, works, 0);
+	KUNIT_EXPECT_FALSE(test, irqs_disabled());
+	for (i = 0; i < n; i++) {
+		want = rounds * per_proc[i] + (irqs + works) * per_irq[i];
+		KUNIT_EXPECT_EQ_MSG(test, atomic_read(&k[i].pre), want, "%s",
+				    syms[i]);
+		KUNIT_EXPECT_EQ_MSG(test, k[i].kp.nmissed, 0UL, "%s", syms[i]);
+	}
+	for (i = 0; i < n; i++)
+		unregister_kprobe(&k[i].kp);
+	vfree(area);
+}
+
+/* ---------------------------------------------------------------------
+ * Where the handlers see the ip
+ */
+
+static void kpx_ip_after_int3(struct kunit *test)
+{
+	struct kpx_probe *k = kunit_kcalloc(test, 2, sizeof(*k), GFP_KERNEL);
+	unsigned long v = 3, out, a;
+
+	KUNIT_ASSERT_NOT_NULL(test, k);
+	/* stepped (post_handler), a 3-byte load */
+	KUNIT_ASSERT_EQ(test, kpx_register(test, &k[0], "kpx_exload_insn",
+					   true), 0);
+	/* boosted-or-stepped alike without post_handler: a 5-byte mov */
+	KUNIT_ASSERT_EQ(test, kpx_register(test, &k[1], "kpx_leaf", false), 0);
+	KUNIT_EXPECT_EQ(test, kpx_exload(&v, &out), 0L);
+	a = kpx_sym("kpx_exload_insn");
+	KUNIT_EXPECT_EQ(test, k[0].ip_pre, a + INT3_INSN_SIZE);
+	KUNIT_EXPECT_EQ(test, k[0].ip_post, a + 3);
+	KUNIT_EXPECT_EQ(test, kpx_leaf(), 41L);
+	KUNIT_EXPECT_EQ(test, atomic_read(&k[1].pre), 1);
+	KUNIT_EXPECT_EQ(test, k[1].ip_pre,
+			(unsigned long)k[1].kp.addr + INT3_INSN_SIZE);
+	unregister_kprobe(&k[1].kp);
+	unregister_kprobe(&k[0].kp);
+}
+
+/* ---------------------------------------------------------------------
+ * Stack traces through a kretprobed function's return
+ */
+#ifdef CONFIG_KRETPROBES
+
+#define KPX_TRACE_MAX	32
+
+struct kpx_trace {
+	unsigned long entries[KPX_TRACE_MAX];
+	unsigned int n;
+};
+
+static struct {
+	struct irq_work work;
+	struct kpx_trace handler, irq;
+	atomic_t irq_done;
+	int hits;
+} kpx_krp;
+
+static __noipa int kpx_krp_target(int x)
+{
+	return x * 2;
+}
+
+static __noipa int kpx_krp_caller(int x)
+{
+	return kpx_krp_target(x) + 1;
+}
+
+static void kpx_krp_irq(struct irq_work *w)
+{
+	kpx_krp.irq.n = stack_trace_save(kpx_krp.irq.entries, KPX_TRACE_MAX,
+					 0);
+	atomic_set(&kpx_krp.irq_done, 1);
+}
+
+static int kpx_krp_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	long spin;
+
+	kpx_krp.hits++;
+	kpx_krp.handler.n = stack_trace_save(kpx_krp.handler.entries,
+					     KPX_TRACE_MAX, 0);
+	/*
+	 * An interrupt while the return is handled: the trampoline runs
+	 * with interrupts enabled, so the self-IPI comes in here.
+	 */
+	if (!irqs_disabled()) {
+		irq_work_queue(&kpx_krp.work);
+		for (spin = 0; spin < 100000000L &&
+		     !atomic_read(&kpx_krp.irq_done); spin++)
+			cpu_relax();
+	}
+	return 0;
+}
+
+/* The trace has @fn as a caller, and no trampoline anywhere. */
+static void kpx_check_trace(struct kunit *test, const struct kpx_trace *t,
+			    const char *what)
+{
+	unsigned long caller = (unsigned long)kpx_krp_caller, size, off, e;
+	bool found = false;
+	unsigned int i;
+
+	KUNIT_ASSERT_TRUE(test, kallsyms_lookup_size_offset(caller, &size,
+							    &off));
+	KUNIT_EXPECT_GT_MSG(test, t->n, 0U, "%s", what);
+	for (i = 0; i < t->n; i++) {
+		e = t->entries[i];
+		if (e > caller && e < caller + size)
+			found = true;
+		KUNIT_EXPECT_NE_MSG(test, e, (unsigned long)kretprobe_trampoline,
+				    "%s: entry %u", what, i);
+	}
+	KUNIT_EXPECT_TRUE_MSG(test, found, "%s: kpx_krp_caller not in the trace",
+			      what);
+	if (!found)
+		for (i = 0; i < t->n; i++)
+			kunit_info(test, "%s: %pS\n", what,
+				   (void *)t->entries[i]);
+}
+
+static void kpx_kretprobe_trace(struct kunit *test)
+{
+	struct kretprobe rp = {
+		.kp.symbol_name = "kpx_krp_target",
+		.handler = kpx_krp_ret,
+	};
+
+	memset(&kpx_krp, 0, sizeof(kpx_krp));
+	init_irq_work(&kpx_krp.work, kpx_krp_irq);
+	KUNIT_ASSERT_EQ(test, register_kretprobe(&rp), 0);
+	KUNIT_EXPECT_EQ(test, kpx_krp_caller(5), 11);
+	unregister_kretprobe(&rp);
+	irq_work_sync(&kpx_krp.work);
+	KUNIT_ASSERT_EQ(test, kpx_krp.hits, 1);
+	kpx_check_trace(test, &kpx_krp.handler, "return handler");
+	KUNIT_ASSERT_EQ(test, atomic_read(&kpx_krp.irq_done), 1);
+	kpx_check_trace(test, &kpx_krp.irq, "interrupt in the return");
+}
+#endif /* CONFIG_KRETPROBES */
+
+/* ---------------------------------------------------------------------
+ * Decoding while a jump label in the same function flips
+ */
+
+static DEFINE_STATIC_KEY_FALSE(kpx_key);
+
+static __noipa int kpx_keyed(int x)
+{
+	if (static_branch_unlikely(&kpx_key))
+		x += 100;
+	return x * 3;
+}
+
+static int kpx_flipper(void *unused)
+{
+	while (!kthread_should_stop()) {
+		static_branch_enable(&kpx_key);
+		static_branch_disable(&kpx_key);
+		cond_resched();
+	}
+	return 0;
+}
+
+#define KPX_RACE_MAX	24
+
+static void kpx_nopost(struct kprobe *p, struct pt_regs *regs,
+		       unsigned long flags)
+{
+}
+
+/*
+ * text_poke_bp() leaves an int3 over the first byte of the jump label's
+ * instruction while it rewrites the rest; a decoder reading the text
+ * then would misplace the boundaries after it.  Registration decodes
+ * under text_mutex, which the flipper's patching holds throughout: every
+ * boundary registers as when the key is quiet, every mid-instruction
+ * address is refused.  TCG interleaves the two vCPUs coarsely, so
+ * without the lock the window is hit only now and then: the test can
+ * miss it, it cannot give a false failure.
+ */
+static void kpx_decode_vs_jump_label(struct kunit *test)
+{
+	unsigned long start, size, off, a;
+	struct kprobe *kps, **list;
+	struct task_struct *flipper;
+	int n = 0, nmid = 0, i, round, ret;
+	unsigned long *mid;
+	u8 buf[MAX_INSN_SIZE];
+	struct insn insn;
+
+	kps = kunit_kcalloc(test, KPX_RACE_MAX, sizeof(*kps), GFP_KERNEL);
+	list = kunit_kcalloc(test, KPX_RACE_MAX, sizeof(*list), GFP_KERNEL);
+	mid = kunit_kcalloc(test, KPX_RACE_MAX, sizeof(*mid), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, kps);
+	KUNIT_ASSERT_NOT_NULL(test, list);
+	KUNIT_ASSERT_NOT_NULL(test, mid);
+	KUNIT_EXPECT_EQ(test, kpx_keyed(1), 3);
+	start = (unsigned long)kpx_keyed;
+	KUNIT_ASSERT_TRUE(test, kallsyms_lookup_size_offset(start, &size,
+							    &off));
+	/* the boundaries that register while the key is quiet */
+	for (a = start; a < start + size && n < KPX_RACE_MAX; a += insn.length) {
+		KUNIT_ASSERT_EQ(test, copy_from_kernel_nofault(buf, (void *)a,
+							       sizeof(buf)), 0);
+		KUNIT_ASSERT_EQ(test, insn_decode_kernel(&insn, buf), 0);
+		if (insn.length > 1 && nmid < KPX_RACE_MAX)
+			mid[nmid++] = a + 1;
+		memset(&kps[n], 0, sizeof(kps[n]));
+		kps[n].addr = (void *)a;
+		kps[n].pre_handler = kpx_pre_nop;
+		kps[n].post_handler = kpx_nopost;	/* never optimized */
+		if (!register_kprobe(&kps[n])) {
+			unregister_kprobe(&kps[n]);
+			memset(&kps[n], 0, sizeof(kps[n]));
+			kps[n].addr = (void *)a;
+			kps[n].pre_handler = kpx_pre_nop;
+			kps[n].post_handler = kpx_nopost;
+			list[n] = &kps[n];
+			n++;
+		}
+	}
+	KUNIT_ASSERT_GT(test, n, 2);
+
+	flipper = kthread_run(kpx_flipper, NULL, "kpx_flipper");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(flipper));
+	for (round = 0; round < 20; round++) {
+		for (i = 0; i < n; i++) {
+			kps[i].flags = 0;
+			kps[i].nmissed = 0;
+			INIT_HLIST_NODE(&kps[i].hlist);
+			INIT_LIST_HEAD(&kps[i].list);
+		}
+		ret = register_kprobes(list, n);
+		KUNIT_EXPECT_EQ_MSG(test, ret, 0, "round %d", round);
+		if (ret)
+			break;
+		KUNIT_EXPECT_EQ(test, kpx_keyed(2) % 3, 0);
+		unregister_kprobes(list, n);
+		for (i = 0; i < nmid; i++) {
+			struct kprobe kp = {
+				.addr = (void *)mid[i],
+				.pre_handler = kpx_pre_nop,
+			};
+
+			ret = register_kprobe(&kp);
+			KUNIT_EXPECT_NE_MSG(test, ret, 0, "mid-instruction %pS",
+					    (void *)mid[i]);
+			if (!ret)
+				unregister_kprobe(&kp);
+		}
+	}
+	kthread_stop(flipper);
+	static_branch_disable(&kpx_key);
+}
+
+static struct kunit_case kprobes_x86_unusual_cases[] = {
+	KUNIT_CASE(kpx_extable_kernel),
+	KUNIT_CASE(kpx_extable_user),
+	KUNIT_CASE(kpx_extable_nofault),
+	KUNIT_CASE(kpx_indirect_mem),
+	KUNIT_CASE(kpx_flags_emulated),
+	KUNIT_CASE(kpx_ip_after_int3),
+#ifdef CONFIG_KRETPROBES
+	KUNIT_CASE(kpx_kretprobe_trace),
+#endif
+	KUNIT_CASE_SLOW(kpx_contexts),
+	KUNIT_CASE_SLOW(kpx_decode_vs_jump_label),
+	{}
+};
+
+static struct kunit_suite kprobes_x86_unusual_suite = {
+	.name = "kprobes_x86_unusual",
+	.test_cases = kprobes_x86_unusual_cases,
+};
+
+kunit_test_suites(&kprobes_x86_unusual_suite);
