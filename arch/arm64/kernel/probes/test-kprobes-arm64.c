@@ -556,8 +556,13 @@ static void kprobes_arm64_btype(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kpa64_pre_hits, 1);
 	KUNIT_EXPECT_EQ(test, next.nmissed, 0);
 	KUNIT_EXPECT_EQ(test, kpa64_btype_after, 0);
-	/* with BTI the BLR did set BTYPE, so the check above means something */
-	if (system_supports_bti())
+	/*
+	 * In guarded text the BLR leaves BTYPE set at the BRK, so the check
+	 * above means something.  A GCC-built kernel has no guarded text
+	 * (CONFIG_ARM64_BTI_KERNEL needs clang), and QEMU then shows no
+	 * BTYPE at the BRK: there the test only checks the result.
+	 */
+	if (system_supports_bti_kernel())
 		KUNIT_EXPECT_NE(test, kpa64_btype_entry, 0);
 }
 
@@ -790,6 +795,9 @@ static void kprobes_arm64_opt_landing_pads(struct kunit *test)
 /*
  * cpuidle text is not optimized: RCU may not be watching there, and a
  * hit through the detour buffer takes no exception that would make it.
+ * (The kernel links .cpuidle.text inside the noinstr text, which the
+ * blacklist refuses already: either refusal will do, an optimized probe
+ * will not.)
  */
 static void kprobes_arm64_opt_idle_text(struct kunit *test)
 {
@@ -798,9 +806,15 @@ static void kprobes_arm64_opt_idle_text(struct kunit *test)
 		.pre_handler = kpa64_pre,
 	};
 	u64 out[4];
+	int ret;
 
 	kpa64_pre_hits = 0;
-	KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
+	ret = register_kprobe(&kp);
+	if (ret) {
+		KUNIT_EXPECT_EQ(test, ret, -EINVAL);
+		KUNIT_EXPECT_EQ(test, kpa64_idle_text(1, 2, out), 10);
+		return;
+	}
 	wait_for_kprobe_optimizer();
 	KUNIT_EXPECT_FALSE(test, kpa64_site_optimized(kp.addr));
 	KUNIT_EXPECT_EQ(test, kpa64_idle_text(1, 2, out), 10);
