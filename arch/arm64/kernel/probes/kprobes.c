@@ -327,6 +327,7 @@ static void __kprobes save_outer(struct kprobe_ctlblk *kcb)
 	kcb->prev = (typeof(kcb->prev)){
 		.kp = kprobe_running(), .status = kcb->status,
 		.probe = kcb->probe, .saved_daif = kcb->saved_daif,
+		.saved_pmr = kcb->saved_pmr,
 	};
 }
 
@@ -338,6 +339,7 @@ static void __kprobes restore_outer(struct kprobe_ctlblk *kcb)
 	kcb->status = outer.status;
 	kcb->probe = outer.probe;
 	kcb->saved_daif = outer.saved_daif;
+	kcb->saved_pmr = outer.saved_pmr;
 	__this_cpu_write(current_kprobe, outer.kp);
 }
 
@@ -381,6 +383,15 @@ static void __kprobes step(struct kprobe *p, struct pt_regs *regs,
 		return;
 	}
 	regs->pstate |= XOL_DAIF_MASK;
+	/*
+	 * With pseudo-NMIs the kernel reads "interrupts off" from the
+	 * priority mask alone: a fault of the step (kprobe_page_fault())
+	 * must see them off, as they are.
+	 */
+	if (system_uses_irq_prio_masking()) {
+		kcb->saved_pmr = regs->pmr_save;
+		regs->pmr_save = GIC_PRIO_IRQOFF;
+	}
 	instruction_pointer_set(regs, (unsigned long)api->insn);
 }
 
@@ -538,6 +549,8 @@ int __kprobes kprobe_ss_brk_handler(struct pt_regs *regs, unsigned long esr)
 
 	kprobe_count_step_trap();
 	regs->pstate = (regs->pstate & ~DAIF_MASK) | kcb->saved_daif;
+	if (system_uses_irq_prio_masking())
+		regs->pmr_save = kcb->saved_pmr;
 	instruction_pointer_set(regs, p->ainsn.api.restore);
 	step_done(p, regs, kcb);
 	return DBG_HOOK_HANDLED;
@@ -549,6 +562,8 @@ static void __kprobes abort_step(struct kprobe_ctlblk *kcb,
 {
 	regs->pstate = (regs->pstate & ~(DAIF_MASK | PSR_BTYPE_MASK)) |
 		       kcb->saved_daif;
+	if (system_uses_irq_prio_masking())
+		regs->pmr_save = kcb->saved_pmr;
 	kcb->probe = NULL;
 	if (kcb->status == KPROBE_REENTER)
 		restore_outer(kcb);
