@@ -36,22 +36,28 @@ struct kprobe;
  * @probe: the site whose instruction is executing out of line
  * @saved_daif: the interrupted context's DAIF bits, restored after the
  *	out-of-line step (which runs with IRQ and FIQ masked)
+ * @saved_pmr: with pseudo-NMIs, the interrupted context's priority mask,
+ *	also restored after the step (which runs with it at GIC_PRIO_IRQOFF,
+ *	so that the kernel's view of the step is "interrupts off" too)
  * @prev: the interrupted probe's state while a probe hit from inside a
  *	handler (KPROBE_REENTER) is stepped
  * @prev.kp: its current_kprobe
  * @prev.status: its @status
  * @prev.probe: its @probe
  * @prev.saved_daif: its @saved_daif
+ * @prev.saved_pmr: its @saved_pmr
  */
 struct kprobe_ctlblk {
 	unsigned long status;
 	struct kprobe *probe;
 	unsigned long saved_daif;
+	u64 saved_pmr;
 	struct {
 		struct kprobe *kp;
 		unsigned long status;
 		struct kprobe *probe;
 		unsigned long saved_daif;
+		u64 saved_pmr;
 	} prev;
 };
 

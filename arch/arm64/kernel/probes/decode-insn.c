@@ -271,7 +271,8 @@ enum a64_probe_action a64_kprobe_classify(u32 *addr,
  * interrupted, preempted or migrated in the slot.  That is fine for any
  * instruction that cannot fault, but a fault in the slot would find no
  * exception table entry for the slot's address, so memory accesses are
- * boosted only when based on SP, and cache maintenance not at all.
+ * boosted only when based on SP, and cache maintenance and SVE (whose
+ * loads and stores take any base, vector bases included) not at all.
  *
  * Return: true when @insn may be boosted.
  */
@@ -286,7 +287,37 @@ bool a64_probe_boostable(u32 insn)
 	case 0xa:
 	case 0xb:		/* hints, barriers, mrs: not sys/sysl */
 		return !a64_insn_is_sys(insn);
+	case 0x2:		/* SVE */
+		return false;
 	default:
 		return true;
+	}
+}
+
+/**
+ * arm_probe_decode_insn() - how a uprobe handles a user instruction
+ * @insn: the A64 instruction
+ * @api: where the emulation handler is recorded
+ *
+ * The kprobes classification, less the literal loads: their emulation
+ * reads the literal as kernel memory, which a user address is not.
+ *
+ * Return: INSN_GOOD_NO_SLOT with @api->handler set, INSN_GOOD for a
+ * single step out of line, or INSN_REJECTED.
+ */
+enum probes_insn arm_probe_decode_insn(u32 insn, struct arch_probe_insn *api)
+{
+	switch (a64_probe_classify(insn, api)) {
+	case A64_PROBE_SIMULATE:
+		if (api->handler == a64_sim_load_lit ||
+		    api->handler == a64_sim_load_lit_fp) {
+			api->handler = NULL;
+			return INSN_REJECTED;
+		}
+		return INSN_GOOD_NO_SLOT;
+	case A64_PROBE_XOL:
+		return INSN_GOOD;
+	default:
+		return INSN_REJECTED;
 	}
 }

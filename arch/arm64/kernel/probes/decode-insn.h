@@ -4,10 +4,9 @@
  *
  * Every A64 instruction a probe may land on is put in one of three bins:
  * copied to an out-of-line slot and executed there, emulated in C by the
- * BRK handler, or refused.  Only kprobes uses this decoder: the arm64
- * configuration of the kprobes workbench builds with CONFIG_UPROBES off,
- * so arch/arm64/kernel/probes/uprobes.c (which expects the older
- * arm_probe_decode_insn() interface) is not built against it.
+ * BRK handler, or refused.  kprobes and uprobes share it: uprobes.c
+ * (unchanged from the base kernel) calls arm_probe_decode_insn() and
+ * the emulation handlers it records.
  */
 #ifndef _ARM64_KERNEL_KPROBES_DECODE_INSN_H
 #define _ARM64_KERNEL_KPROBES_DECODE_INSN_H
@@ -31,5 +30,21 @@ enum a64_probe_action a64_probe_classify(u32 insn, struct arch_probe_insn *api);
 enum a64_probe_action a64_kprobe_classify(u32 *addr,
 					  struct arch_probe_insn *api);
 bool a64_probe_boostable(u32 insn);
+
+/**
+ * enum probes_insn - what a uprobe does with a user instruction
+ * @INSN_REJECTED: it cannot be probed
+ * @INSN_GOOD_NO_SLOT: arch_probe_insn.handler emulates it
+ * @INSN_GOOD: it is single-stepped from the XOL slot
+ *
+ * The names are those arch/arm64/kernel/probes/uprobes.c uses.
+ */
+enum probes_insn {
+	INSN_REJECTED,
+	INSN_GOOD_NO_SLOT,
+	INSN_GOOD,
+};
+
+enum probes_insn arm_probe_decode_insn(u32 insn, struct arch_probe_insn *api);
 
 #endif /* _ARM64_KERNEL_KPROBES_DECODE_INSN_H */

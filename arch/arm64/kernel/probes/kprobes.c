@@ -10,11 +10,15 @@
  *	<the probed instruction>
  *	BRK #KPROBES_BRK_SS_IMM
  *
- * with IRQ and FIQ masked, so that the CPU cannot be preempted or
+ * with all of DAIF masked, so that the CPU cannot be preempted or
  * migrated away from its per-CPU probe state before the second BRK lands
- * in kprobe_ss_brk_handler().  That one puts the interrupted DAIF bits
- * back, resumes after the probed instruction and runs the post_handler.
- * Hardware single-step is never used.
+ * in kprobe_ss_brk_handler(), and so that no interrupt, pseudo-NMI,
+ * SError or debug exception (watchpoint, hardware breakpoint) can run
+ * code, probed or not, in the middle of the step.  Only a synchronous
+ * exception of the stepped instruction itself (a fault) can; a probe hit
+ * from there is a one-level reentry (see reenter()).  The second BRK puts
+ * the interrupted DAIF bits back, resumes after the probed instruction
+ * and runs the post_handler.  Hardware single-step is never used.
  *
  * When no post_handler is attached and the instruction cannot fault, the
  * probe is "boosted": it is finished in the first handler, and the CPU
@@ -55,8 +59,13 @@
 
 #include "decode-insn.h"
 
-/* What the out-of-line step masks, on top of the interrupted DAIF. */
-#define XOL_DAIF_MASK	(PSR_I_BIT | PSR_F_BIT)
+/*
+ * What the out-of-line step masks, on top of the interrupted DAIF: all of
+ * it.  D keeps watchpoints and hardware breakpoints (and their perf
+ * handlers) out of the step, A defers SErrors, I and F keep interrupts
+ * and pseudo-NMIs (which need PSTATE.I clear) away.
+ */
+#define XOL_DAIF_MASK	DAIF_MASK
 
 /*
  * An out-of-line slot:
@@ -197,9 +206,15 @@ kprobe_opcode_t *arch_adjust_kprobe_addr(unsigned long addr,
  * arch_prepare_kprobe() - check and prepare the instruction at @p->addr
  * @p: the site's probe, with a resolved address
  *
+ * An instruction with an exception table entry (uaccess, the *_nofault
+ * loads) is refused: a fault there must be fixed up at its own address,
+ * and may sleep (a user page coming in) where the out-of-line step has
+ * every exception masked.
+ *
  * Return: 0; -EILSEQ when @p->addr is not word aligned; -EFAULT when the
  * text cannot be read; -EINVAL when the instruction cannot be probed
- * (see decode-insn.c); -ENOMEM when no out-of-line slot is left.
+ * (see decode-insn.c) or has an exception table entry; -ENOMEM when no
+ * out-of-line slot is left.
  */
 int arch_prepare_kprobe(struct kprobe *p)
 {
@@ -212,6 +227,8 @@ int arch_prepare_kprobe(struct kprobe *p)
 		return -EILSEQ;
 	if (aarch64_insn_read(p->addr, &p->opcode))
 		return -EFAULT;
+	if (search_exception_tables((unsigned long)p->addr))
+		return -EINVAL;
 
 	api->insn = NULL;
 	api->pstate_cc = NULL;
@@ -339,6 +356,7 @@ static void __kprobes save_outer(struct kprobe_ctlblk *kcb)
 	kcb->prev = (typeof(kcb->prev)){
 		.kp = kprobe_running(), .status = kcb->status,
 		.probe = kcb->probe, .saved_daif = kcb->saved_daif,
+		.saved_pmr = kcb->saved_pmr,
 	};
 }
 
@@ -350,6 +368,7 @@ static void __kprobes restore_outer(struct kprobe_ctlblk *kcb)
 	kcb->status = outer.status;
 	kcb->probe = outer.probe;
 	kcb->saved_daif = outer.saved_daif;
+	kcb->saved_pmr = outer.saved_pmr;
 	__this_cpu_write(current_kprobe, outer.kp);
 }
 
@@ -393,6 +412,15 @@ static void __kprobes step(struct kprobe *p, struct pt_regs *regs,
 		return;
 	}
 	regs->pstate |= XOL_DAIF_MASK;
+	/*
+	 * With pseudo-NMIs the kernel reads "interrupts off" from the
+	 * priority mask alone: a fault of the step (kprobe_page_fault())
+	 * must see them off, as they are.
+	 */
+	if (system_uses_irq_prio_masking()) {
+		kcb->saved_pmr = regs->pmr_save;
+		regs->pmr_save = GIC_PRIO_IRQOFF;
+	}
 	instruction_pointer_set(regs, (unsigned long)api->insn);
 }
 
@@ -425,7 +453,13 @@ static bool __kprobes reenter(struct kprobe *p, struct pt_regs *regs,
 	switch (kcb->status) {
 	case KPROBE_HIT_ACTIVE:
 	case KPROBE_HIT_SSDONE:
-		/* from a handler: step with the interrupted probe saved */
+	case KPROBE_HIT_SS:
+		/*
+		 * From a handler, or from an exception the stepped
+		 * instruction raised (its fault path, its fault_handler;
+		 * all else is masked during a step): step with the
+		 * interrupted probe saved, which goes on after this step.
+		 */
 		save_outer(kcb);
 		__this_cpu_write(current_kprobe, p);
 		kcb->status = KPROBE_REENTER;
@@ -436,9 +470,8 @@ static bool __kprobes reenter(struct kprobe *p, struct pt_regs *regs,
 	}
 
 	/*
-	 * Hit from the out-of-line step itself, or a second level of
-	 * reentry: an emulated instruction needs no per-CPU state, but a
-	 * second step cannot be nested.
+	 * A second level of reentry: an emulated instruction needs no
+	 * per-CPU state, but a second step cannot be nested.
 	 */
 	if (p->ainsn.api.handler) {
 		p->ainsn.api.handler(p->opcode, (long)p->addr, regs);
@@ -507,7 +540,12 @@ int __kprobes kprobe_brk_handler(struct pt_regs *regs, unsigned long esr)
 	__this_cpu_write(current_kprobe, p);
 	kcb->status = KPROBE_HIT_ACTIVE;
 	if (kprobe_run_pre(p, regs)) {
-		/* the handler chose where to resume */
+		/*
+		 * The handler chose where to resume: no branch leads there,
+		 * so no BTI landing pad is needed (the BRK itself was a valid
+		 * target for any branch type).
+		 */
+		regs->pstate &= ~PSR_BTYPE_MASK;
 		reset_current_kprobe();
 		return DBG_HOOK_HANDLED;
 	}
@@ -540,9 +578,56 @@ int __kprobes kprobe_ss_brk_handler(struct pt_regs *regs, unsigned long esr)
 
 	kprobe_count_step_trap();
 	regs->pstate = (regs->pstate & ~DAIF_MASK) | kcb->saved_daif;
+	if (system_uses_irq_prio_masking())
+		regs->pmr_save = kcb->saved_pmr;
 	instruction_pointer_set(regs, p->ainsn.api.restore);
 	step_done(p, regs, kcb);
 	return DBG_HOOK_HANDLED;
+}
+
+/* The out-of-line step of @p ends without its post_handler. */
+static void __kprobes abort_step(struct kprobe_ctlblk *kcb,
+				 struct pt_regs *regs)
+{
+	regs->pstate = (regs->pstate & ~(DAIF_MASK | PSR_BTYPE_MASK)) |
+		       kcb->saved_daif;
+	if (system_uses_irq_prio_masking())
+		regs->pmr_save = kcb->saved_pmr;
+	kcb->probe = NULL;
+	if (kcb->status == KPROBE_REENTER)
+		restore_outer(kcb);
+	else
+		reset_current_kprobe();
+}
+
+/*
+ * The copy of @p's instruction faulted in its slot.  The fault is
+ * presented as raised at the probed address (which has no exception
+ * table entry: arch_prepare_kprobe() refuses those).  A fault_handler
+ * that returns 1 either moved the pc (the probe ends there, without its
+ * post_handler) or left it (it removed the cause: the copy runs again,
+ * still as this probe's step).  Otherwise the probe ends and the kernel
+ * handles the fault at the probed address, as without a probe.
+ */
+static int __kprobes slot_fault(struct kprobe *p, struct pt_regs *regs,
+				struct kprobe_ctlblk *kcb, int trapnr)
+{
+	unsigned long addr = (unsigned long)p->addr;
+
+	instruction_pointer_set(regs, addr);
+	if (kcb->status == KPROBE_HIT_SS && p->fault_handler &&
+	    p->fault_handler(p, regs, trapnr)) {
+		if (instruction_pointer(regs) == addr) {
+			regs->pstate &= ~PSR_BTYPE_MASK;
+			instruction_pointer_set(regs,
+						(unsigned long)p->ainsn.api.insn);
+			return 1;
+		}
+		abort_step(kcb, regs);
+		return 1;
+	}
+	abort_step(kcb, regs);
+	return 0;
 }
 
 /**
@@ -550,9 +635,9 @@ int __kprobes kprobe_ss_brk_handler(struct pt_regs *regs, unsigned long esr)
  * @regs: the state at the fault
  * @trapnr: the fault's syndrome (ESR), passed on to the fault_handler
  *
- * A fault in the out-of-line copy is moved back to the probed address
- * (where the exception tables and the fault handler expect it) after the
- * probe's state is dropped; the instruction is then retried from there.
+ * A fault of the out-of-line copy is handled by slot_fault().  A fault
+ * in a handler (or an emulation) goes to the running probe's
+ * fault_handler.
  *
  * Return: 1 when the probe's fault_handler dealt with the fault, else 0.
  */
@@ -561,24 +646,11 @@ int __kprobes kprobe_fault_handler(struct pt_regs *regs, int trapnr)
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
 	struct kprobe *cur = kprobe_running();
 	struct kprobe *p = kcb->probe;
-	int handled;
 
 	if ((kcb->status & (KPROBE_HIT_SS | KPROBE_REENTER)) && p &&
 	    p->ainsn.api.insn &&
-	    instruction_pointer(regs) == (unsigned long)p->ainsn.api.insn) {
-		/* the copied instruction faulted */
-		handled = kcb->status == KPROBE_HIT_SS && p->fault_handler &&
-			  p->fault_handler(p, regs, trapnr);
-		if (!handled)
-			instruction_pointer_set(regs, (unsigned long)p->addr);
-		regs->pstate = (regs->pstate & ~DAIF_MASK) | kcb->saved_daif;
-		kcb->probe = NULL;
-		if (kcb->status == KPROBE_REENTER)
-			restore_outer(kcb);
-		else
-			reset_current_kprobe();
-		return handled;
-	}
+	    instruction_pointer(regs) == (unsigned long)p->ainsn.api.insn)
+		return slot_fault(p, regs, kcb, trapnr);
 
 	/* a fault in a handler or in an emulation: the handler may fix it */
 	if (cur && cur->fault_handler && cur->fault_handler(cur, regs, trapnr))

@@ -3,7 +3,9 @@
  * arm64 side of kretprobes: hijacking the link register at a function's
  * entry and the C half of the trampoline (kprobes_trampoline.S).
  */
+#include <linux/context_tracking_irq.h>
 #include <linux/kprobes.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <asm/debug-monitors.h>
 #include <asm/ptrace.h>
@@ -27,10 +29,23 @@ NOKPROBE_SYMBOL(arch_kretprobe_hijack);
 /*
  * Called by kretprobe_trampoline with @regs as at the function's return
  * (pc = the trampoline); x29 is the caller's frame pointer again.
+ *
+ * The handler runs as from a BRK: kretprobe_trampoline_return() disables
+ * preemption, and RCU is made to watch as the debug exception entry
+ * does, for a function that returns where it is not watching (in
+ * cpuidle text, with interrupts off).
  */
 __visible unsigned long kretprobe_arm64_return(struct pt_regs *regs)
 {
-	return kretprobe_trampoline_return(regs, (void *)regs->regs[29]);
+	bool rcu_off = !rcu_is_watching();
+	unsigned long ret;
+
+	if (unlikely(rcu_off))
+		ct_nmi_enter();
+	ret = kretprobe_trampoline_return(regs, (void *)regs->regs[29]);
+	if (unlikely(rcu_off))
+		ct_nmi_exit();
+	return ret;
 }
 
 NOKPROBE_SYMBOL(kretprobe_arm64_return);

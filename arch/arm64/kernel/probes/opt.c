@@ -31,14 +31,24 @@
  * B reaches +-128MiB: buffers come from alloc_insn_page(), below the
  * kernel image, and a probe out of reach of its buffer (in a module far
  * away) is not optimized.
+ *
+ * Never optimized either: a BTI landing pad (bti c/j/jc) or PACIASP/
+ * PACIBSP (an implicit bti c), since an indirect branch landing on the B
+ * in a guarded page raises a Branch Target exception (the BRK is a valid
+ * target for any branch type, so such probes keep theirs); and cpuidle
+ * text, where RCU may not be watching: a BRK enters the debug exception
+ * context, which makes RCU watch, a B to the detour buffer does not.
  */
 #define pr_fmt(fmt) "kprobes: " fmt
 
 #include <linux/kprobes.h>
 #include <linux/bitops.h>
+#include <linux/cpu.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/sizes.h>
 
+#include <asm/cpufeature.h>
 #include <asm/daifflags.h>
 #include <asm/insn.h>
 #include <asm/patching.h>
@@ -53,15 +63,45 @@
 
 /*
  * A pre_handler moved the pc: where to resume, and the DAIF bits to
- * resume with, from a64_optprobe_hit() to the BRK of a64_opt_exit, which
- * this CPU runs with everything masked.
+ * resume with (and, with pseudo-NMIs, the interrupted priority mask),
+ * from a64_optprobe_hit() to the BRK of a64_opt_exit, which this CPU
+ * runs with everything masked.
  */
 struct opt_exit {
 	unsigned long pc;
 	unsigned long daif;
+	u64 pmr;
 };
 
 static DEFINE_PER_CPU(struct opt_exit, opt_exit);
+
+/* PSTATE fields an exception entry saves and the detour template cannot */
+#define A64_SYS_DIT	sys_reg(3, 3, 4, 2, 5)
+#define A64_SYS_SSBS	sys_reg(3, 3, 4, 2, 6)
+#define A64_SYS_TCO	sys_reg(3, 3, 4, 2, 7)
+
+/*
+ * Complete the pt_regs the detour buffer laid (pc, sp, x0-x30, NZCV,
+ * DAIF, EL1h) as an exception entry would: the priority mask when
+ * pseudo-NMIs are in use (which is how local_irq_save() masks then), and
+ * PAN, DIT, SSBS and TCO when the CPU has them.
+ */
+static __always_inline void opt_complete_regs(struct pt_regs *regs)
+{
+	u64 pstate = 0;
+
+	if (system_uses_irq_prio_masking())
+		regs->pmr_save = read_sysreg_s(SYS_ICC_PMR_EL1);
+	if (cpus_have_final_cap(ARM64_HAS_PAN))
+		pstate |= read_sysreg_s(SYS_PSTATE_PAN) & PSR_PAN_BIT;
+	if (cpus_have_final_cap(ARM64_HAS_DIT))
+		pstate |= read_sysreg_s(A64_SYS_DIT) & PSR_DIT_BIT;
+	if (cpus_have_final_cap(ARM64_SSBS))
+		pstate |= read_sysreg_s(A64_SYS_SSBS) & PSR_SSBS_BIT;
+	if (cpus_have_final_cap(ARM64_MTE))
+		pstate |= read_sysreg_s(A64_SYS_TCO) & PSR_TCO_BIT;
+	regs->pstate |= pstate;
+}
 
 /**
  * a64_optprobe_hit() - an optimized probe was hit
@@ -70,7 +110,10 @@ static DEFINE_PER_CPU(struct opt_exit, opt_exit);
  *
  * Called from the detour buffer, like the BRK handler would run the
  * pre_handlers: interrupts off, current_kprobe set, and a hit while
- * another probe is handled on this CPU only counted as missed.
+ * another probe is handled on this CPU only counted as missed.  Where
+ * RCU is not watching (optimization refuses cpuidle text, so this is
+ * only a safety net) @op cannot be trusted: only the displaced
+ * instruction runs.
  *
  * Return: 0 to run the displaced instruction next, or, when a
  * pre_handler set the pc (and the registers) to resume with, the address
@@ -79,9 +122,14 @@ static DEFINE_PER_CPU(struct opt_exit, opt_exit);
 unsigned long a64_optprobe_hit(struct optimized_kprobe *op,
 			       struct pt_regs *regs)
 {
-	struct kprobe *p = op->kp;
+	struct kprobe *p;
 	unsigned long flags;
 	int moved = 0;
+
+	if (unlikely(!rcu_is_watching()))
+		return 0;
+	opt_complete_regs(regs);
+	p = op->kp;
 
 	/*
 	 * With interrupts off this is an RCU reader: a site retired after
@@ -102,6 +150,7 @@ unsigned long a64_optprobe_hit(struct optimized_kprobe *op,
 	local_daif_mask();
 	__this_cpu_write(opt_exit.pc, instruction_pointer(regs));
 	__this_cpu_write(opt_exit.daif, regs->pstate & DAIF_MASK);
+	__this_cpu_write(opt_exit.pmr, regs->pmr_save);
 	return (unsigned long)a64_opt_exit;
 }
 
@@ -112,8 +161,10 @@ NOKPROBE_SYMBOL(a64_optprobe_hit);
  * @regs: the state at the BRK: the registers a pre_handler of an
  *	optimized probe left, and the probed code's sp
  *
- * Resume at the pc that pre_handler set, with the interrupted DAIF bits,
- * as the BRK handler would have.
+ * Resume at the pc that pre_handler set, with the interrupted DAIF bits
+ * and priority mask (the exception return restores the PMR from
+ * pmr_save), as the BRK handler would have.  No branch leads there:
+ * PSTATE.BTYPE is clear.
  *
  * Return: true when the BRK was a64_opt_exit's.
  */
@@ -124,13 +175,31 @@ bool kprobe_opt_exit_brk(struct pt_regs *regs)
 	if (instruction_pointer(regs) != (unsigned long)a64_opt_exit_brk)
 		return false;
 	instruction_pointer_set(regs, __this_cpu_read(opt_exit.pc));
-	regs->pstate = (regs->pstate & ~DAIF_MASK) | daif;
-	/* the exception return unmasks: tell lockdep as it expects */
-	regs->lockdep_hardirqs = !(daif & PSR_I_BIT);
+	regs->pstate = (regs->pstate & ~(DAIF_MASK | PSR_BTYPE_MASK)) | daif;
+	if (system_uses_irq_prio_masking())
+		regs->pmr_save = __this_cpu_read(opt_exit.pmr);
+	/* the exception return may unmask: tell lockdep as it expects */
+	regs->lockdep_hardirqs = interrupts_enabled(regs);
 	return true;
 }
 
 NOKPROBE_SYMBOL(kprobe_opt_exit_brk);
+
+/* Where an indirect branch may land in a guarded page (see above) */
+static bool landing_pad(u32 insn)
+{
+	if (aarch64_insn_is_bti(insn))
+		return true;
+	if (!aarch64_insn_is_hint(insn))
+		return false;
+	switch (insn & 0xfe0) {
+	case AARCH64_INSN_HINT_PACIASP:
+	case AARCH64_INSN_HINT_PACIBSP:
+		return true;
+	default:
+		return false;
+	}
+}
 
 /* B from @pc to @to, or AARCH64_BREAK_FAULT when out of reach */
 static u32 branch(unsigned long pc, unsigned long to)
@@ -224,8 +293,9 @@ static int relocate(u32 insn, unsigned long addr, unsigned long pc,
  * @op: the probe's optimization state; @op->kp is armed with its BRK
  *
  * Return: 0; -EINVAL or -EOPNOTSUPP when the probed instruction cannot
- * run from the buffer, -EFAULT when it may fault, -ERANGE when a branch
- * between the text and the buffer is out of reach, -ENOMEM.
+ * run from the buffer or be replaced by a B (a landing pad, cpuidle
+ * text), -EFAULT when it may fault, -ERANGE when a branch between the
+ * text and the buffer is out of reach, -ENOMEM.
  */
 int arch_prepare_optimized_kprobe(struct optimized_kprobe *op)
 {
@@ -237,6 +307,8 @@ int arch_prepare_optimized_kprobe(struct optimized_kprobe *op)
 
 	if (WARN_ON_ONCE(TMPL_SIZE > KPROBE_OPTINSN_SLOT_SIZE))
 		return -E2BIG;
+	if (landing_pad(op->kp->opcode) || cpu_in_idle(addr))
+		return -EOPNOTSUPP;
 
 	buf = (unsigned long)get_optinsn_slot();
 	if (!buf)

@@ -12,13 +12,18 @@
  * instructions must fail registration with their errno.
  */
 #include <kunit/test.h>
+#include <linux/irq_work.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
 #include <linux/limits.h>
+#include <linux/mman.h>
 #include <linux/vmalloc.h>
 
+#include <asm/cpufeature.h>
+#include <asm/debug-monitors.h>
 #include <asm/neon.h>
 #include <asm/simd.h>
+#include <asm/sysreg.h>
 
 #include "test-kprobes-arm64.h"
 
@@ -54,7 +59,7 @@ static const struct kpa64_case kpa64_cases[] = {
 	EMU(ldr_w), EMU(ldr_x), EMU(ldrsw), EMU(ldr_back), EMU(prfm),
 	EMU_FP(ldr_s), EMU_FP(ldr_d), EMU_FP(ldr_q),
 	BOOST(adds), BOOST(csel), BOOST(mrs_nzcv), BOOST(stp_pre),
-	BOOST(ldr_sp), BOOST(nop), XOL(ldr_reg),
+	BOOST(ldr_sp), BOOST(nop), XOL(ldr_reg), XOL(ldadd),
 };
 
 /* Inputs giving every NZCV pattern of "cmp a, b" and both branch ways. */
@@ -340,55 +345,342 @@ static void kprobes_arm64_reentry(struct kunit *test)
 
 static unsigned long kpa64_faults;
 
-static int kpa64_fault(struct kprobe *p, struct pt_regs *regs, int trapnr)
+/*
+ * Instructions with an exception table entry (a kernel access that may
+ * fault, an unprivileged load of a user address) are refused: their
+ * fault must be fixed up where they are, and a user page may have to be
+ * read in, which sleeps.  Probes elsewhere in the same functions see
+ * the faulting calls normally.
+ */
+static void kprobes_arm64_extable(struct kunit *test)
 {
-	kpa64_faults++;
-	return 0;
+	struct kprobe kload = {
+		.addr = (kprobe_opcode_t *)kpa64_fault_load_at,
+		.pre_handler = kpa64_pre,
+	};
+	struct kprobe uload = {
+		.addr = (kprobe_opcode_t *)kpa64_uload_at,
+		.pre_handler = kpa64_pre,
+	};
+	struct kprobe kentry = {
+		.addr = (kprobe_opcode_t *)kpa64_fault_load_entry_at,
+		.pre_handler = kpa64_pre,
+	};
+	struct kprobe uentry = {
+		.addr = (kprobe_opcode_t *)kpa64_uload_entry_at,
+		.pre_handler = kpa64_pre,
+	};
+	u64 good = 0x1234, out[4] = { };
+	unsigned long user, noaccess;
+	void *area;
+
+	KUNIT_EXPECT_EQ(test, register_kprobe(&kload), -EINVAL);
+	KUNIT_EXPECT_EQ(test, register_kprobe(&uload), -EINVAL);
+
+	area = vmalloc(PAGE_SIZE);
+	KUNIT_ASSERT_NOT_NULL(test, area);
+	/* mapped but never touched: not present until the load */
+	user = kunit_vm_mmap(test, NULL, 0, PAGE_SIZE, PROT_READ | PROT_WRITE,
+			     MAP_ANONYMOUS | MAP_PRIVATE, 0);
+	noaccess = kunit_vm_mmap(test, NULL, 0, PAGE_SIZE, PROT_NONE,
+				 MAP_ANONYMOUS | MAP_PRIVATE, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_VALUE(user) || !user);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_VALUE(noaccess) || !noaccess);
+
+	kpa64_pre_hits = 0;
+	kpa64_bad_pc = 0;
+	KUNIT_ASSERT_EQ(test, register_kprobe(&kentry), 0);
+	KUNIT_ASSERT_EQ(test, register_kprobe(&uentry), 0);
+
+	/* the guard page after the area is not mapped */
+	KUNIT_EXPECT_EQ(test, kpa64_fault_load(0, (unsigned long)area + PAGE_SIZE, out), 0);
+	KUNIT_EXPECT_EQ(test, out[1], (u64)-EFAULT);
+	KUNIT_EXPECT_EQ(test, kpa64_fault_load(0, (unsigned long)&good, out), 0x1234);
+	KUNIT_EXPECT_EQ(test, out[1], 0);
+	out[1] = 1;
+	KUNIT_EXPECT_EQ(test, kpa64_uload(0, user, out), 0);
+	KUNIT_EXPECT_EQ(test, out[1], 0);
+	KUNIT_EXPECT_EQ(test, kpa64_uload(0, noaccess, out), 0);
+	KUNIT_EXPECT_EQ(test, out[1], (u64)-EFAULT);
+
+	unregister_kprobe(&uentry);
+	unregister_kprobe(&kentry);
+	KUNIT_EXPECT_EQ(test, kpa64_pre_hits, 4);
+	KUNIT_EXPECT_EQ(test, kpa64_bad_pc, 0);
+	KUNIT_EXPECT_EQ(test, kentry.nmissed + uentry.nmissed, 0);
+	vfree(area);
 }
 
 /*
- * The copied instruction faults: the fault_handler is told, the fault is
- * moved back to the probed address, where the exception table fixes it
- * up; the probe is left and the post_handler skipped.
+ * How a fault_handler deals with a fault of the stepped copy: 0 fixes
+ * the operand and lets the copy run again, 1 skips the load with x0 set.
+ * Either way it first calls a probed function, whose probe is then hit
+ * in the middle of this probe's step.
+ */
+static int kpa64_fix_mode;
+static u64 kpa64_good = 0x1234, kpa64_nested_ret;
+static struct kprobe kpa64_nested;
+
+static int kpa64_fault_fix(struct kprobe *p, struct pt_regs *regs, int trapnr)
+{
+	u64 out[4];
+
+	kpa64_faults++;
+	if (instruction_pointer(regs) != (unsigned long)p->addr)
+		kpa64_bad_pc++;
+	kpa64_nested_ret = kpa64_ldr_reg(5, 6, out);
+	if (kpa64_fix_mode == 0) {
+		regs->regs[1] = (u64)&kpa64_good;
+	} else {
+		regs->regs[0] = 0x77;
+		instruction_pointer_set(regs, (unsigned long)p->addr + 4);
+	}
+	return 1;
+}
+
+/*
+ * The copied instruction faults.  The fault_handler sees it at the
+ * probed address, and a probe hit from it (during this probe's step) is
+ * missed, its instruction still run; a fault_handler that returns 1
+ * without moving the pc has the copy run again, still as this probe's
+ * step (the post_handler follows); one that moves the pc ends the probe
+ * there.  Before these fixes the nested hit died with "Oops - BRK" and
+ * the unmoved pc left the CPU in the slot with no probe running.
  */
 static void kprobes_arm64_fault_in_slot(struct kunit *test)
 {
 	struct kprobe kp = {
-		.addr = (kprobe_opcode_t *)kpa64_fault_load_at,
+		.addr = (kprobe_opcode_t *)kpa64_fault_load_nx_at,
 		.pre_handler = kpa64_pre,
 		.post_handler = kpa64_post,
-		.fault_handler = kpa64_fault,
+		.fault_handler = kpa64_fault_fix,
 	};
-	u64 good = 0x1234, out[4] = { };
-	unsigned long traps;
+	u64 out[4] = { };
+	unsigned long traps, bad;
 	void *area;
 
 	area = vmalloc(PAGE_SIZE);
 	KUNIT_ASSERT_NOT_NULL(test, area);
+	/* the guard page after the area is not mapped */
+	bad = (unsigned long)area + PAGE_SIZE;
+	memset(&kpa64_nested, 0, sizeof(kpa64_nested));
+	kpa64_nested.addr = (kprobe_opcode_t *)kpa64_ldr_reg_at;
+	kpa64_nested.pre_handler = kpa64_pre;
 	kpa64_pre_hits = 0;
 	kpa64_post_hits = 0;
 	kpa64_faults = 0;
+	kpa64_bad_pc = 0;
+	KUNIT_ASSERT_EQ(test, register_kprobe(&kpa64_nested), 0);
 	KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
 
 	traps = kprobe_step_traps();
-	/* the guard page after the area is not mapped */
-	KUNIT_EXPECT_EQ(test, kpa64_fault_load(0, (unsigned long)area + PAGE_SIZE, out), 0);
-	KUNIT_EXPECT_EQ(test, out[1], (u64)-EFAULT);
+	kpa64_fix_mode = 0;
+	KUNIT_EXPECT_EQ(test, kpa64_fault_load_nx(0, bad, out), 0x1234);
 	KUNIT_EXPECT_EQ(test, kpa64_pre_hits, 1);
-	KUNIT_EXPECT_EQ(test, kpa64_post_hits, 0);
+	KUNIT_EXPECT_EQ(test, kpa64_post_hits, 1);
 	KUNIT_EXPECT_EQ(test, kpa64_faults, 1);
-	KUNIT_EXPECT_EQ(test, kprobe_step_traps() - traps, 0);
+	KUNIT_EXPECT_EQ(test, kpa64_nested.nmissed, 1);
+	KUNIT_EXPECT_EQ(test, kpa64_nested_ret, 5);
+	/* the retried step and the nested one */
+	KUNIT_EXPECT_EQ(test, kprobe_step_traps() - traps, 2);
+	KUNIT_EXPECT_NULL(test, kprobe_running());
+
+	kpa64_fix_mode = 1;
+	KUNIT_EXPECT_EQ(test, kpa64_fault_load_nx(0, bad, out), 0x77);
+	KUNIT_EXPECT_EQ(test, kpa64_pre_hits, 2);
+	KUNIT_EXPECT_EQ(test, kpa64_post_hits, 1);
+	KUNIT_EXPECT_EQ(test, kpa64_faults, 2);
+	KUNIT_EXPECT_EQ(test, kpa64_nested.nmissed, 2);
 	KUNIT_EXPECT_NULL(test, kprobe_running());
 
 	/* and the probe works normally afterwards */
-	KUNIT_EXPECT_EQ(test, kpa64_fault_load(0, (unsigned long)&good, out), 0x1234);
-	KUNIT_EXPECT_EQ(test, out[1], 0);
-	KUNIT_EXPECT_EQ(test, kpa64_pre_hits, 2);
-	KUNIT_EXPECT_EQ(test, kpa64_post_hits, 1);
-	KUNIT_EXPECT_EQ(test, kpa64_faults, 1);
+	KUNIT_EXPECT_EQ(test, kpa64_fault_load_nx(0, (unsigned long)&kpa64_good, out),
+			0x1234);
+	KUNIT_EXPECT_EQ(test, kpa64_pre_hits, 3);
+	KUNIT_EXPECT_EQ(test, kpa64_post_hits, 2);
+	KUNIT_EXPECT_EQ(test, kpa64_faults, 2);
+	KUNIT_EXPECT_EQ(test, kpa64_bad_pc, 0);
+	KUNIT_EXPECT_EQ(test, kp.nmissed, 0);
 
 	unregister_kprobe(&kp);
+	unregister_kprobe(&kpa64_nested);
 	vfree(area);
+}
+
+/*
+ * A pre_handler that moves the pc clears PSTATE.BTYPE: the probe is on a
+ * landing pad reached by BLR (BTYPE set at the BRK), and the pc moves
+ * past it.  A second probe at the new pc sees the BTYPE that the
+ * exception return left: a nonzero one would raise a Branch Target
+ * exception there in a guarded page.
+ */
+static unsigned long kpa64_btype_entry, kpa64_btype_after;
+
+static int kpa64_skip_pad_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	kpa64_pre_hits++;
+	kpa64_btype_entry |= regs->pstate & PSR_BTYPE_MASK;
+	instruction_pointer_set(regs, kpa64_bti_c_next_at);
+	return 1;
+}
+
+static int kpa64_btype_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	kpa64_btype_after |= regs->pstate & PSR_BTYPE_MASK;
+	return 0;
+}
+
+static kpa64_fn_t kpa64_indirect[] = { kpa64_bti_c, kpa64_paciasp };
+
+static void kprobes_arm64_btype(struct kunit *test)
+{
+	struct kprobe pad = {
+		.addr = (kprobe_opcode_t *)kpa64_bti_c_at,
+		.pre_handler = kpa64_skip_pad_pre,
+	};
+	struct kprobe next = {
+		.addr = (kprobe_opcode_t *)kpa64_bti_c_next_at,
+		.pre_handler = kpa64_btype_pre,
+	};
+	kpa64_fn_t fn = READ_ONCE(kpa64_indirect[0]);
+	u64 out[4];
+
+	kpa64_pre_hits = 0;
+	kpa64_btype_entry = 0;
+	kpa64_btype_after = 0;
+	KUNIT_ASSERT_EQ(test, register_kprobe(&next), 0);
+	KUNIT_ASSERT_EQ(test, register_kprobe(&pad), 0);
+	KUNIT_EXPECT_EQ(test, fn(40, 2, out), 42);
+	unregister_kprobe(&pad);
+	unregister_kprobe(&next);
+	KUNIT_EXPECT_EQ(test, kpa64_pre_hits, 1);
+	KUNIT_EXPECT_EQ(test, next.nmissed, 0);
+	KUNIT_EXPECT_EQ(test, kpa64_btype_after, 0);
+	/*
+	 * In guarded text the BLR leaves BTYPE set at the BRK, so the check
+	 * above means something.  A GCC-built kernel has no guarded text
+	 * (CONFIG_ARM64_BTI_KERNEL needs clang), and QEMU then shows no
+	 * BTYPE at the BRK: there the test only checks the result.
+	 */
+	if (system_supports_bti_kernel())
+		KUNIT_EXPECT_NE(test, kpa64_btype_entry, 0);
+}
+
+/* Run in hard interrupt context (irq_work), see kprobes_arm64_irq() */
+struct kpa64_irq_run {
+	struct irq_work work;
+	const struct kpa64_case *c;
+	struct kpa64_result res[KPA64_NR_INPUTS];
+	bool hardirq;
+};
+
+static void kpa64_irq_fn(struct irq_work *work)
+{
+	struct kpa64_irq_run *run = container_of(work, struct kpa64_irq_run, work);
+	unsigned int i;
+
+	run->hardirq = in_hardirq();
+	for (i = 0; i < KPA64_NR_INPUTS; i++)
+		kpa64_run(run->c, kpa64_inputs[i], &run->res[i]);
+}
+
+/*
+ * Each class of instruction (emulated, stepped, boosted, optimized) hit
+ * from hard interrupt context: exact hit counts, unchanged results.
+ */
+static void kprobes_arm64_irq(struct kunit *test)
+{
+	const struct kpa64_case *c = test->param_value;
+	struct kpa64_result plain[KPA64_NR_INPUTS];
+	struct kpa64_irq_run *run;
+	unsigned int i, pass;
+
+	run = kunit_kzalloc(test, sizeof(*run), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, run);
+	run->c = c;
+	for (i = 0; i < KPA64_NR_INPUTS; i++)
+		kpa64_run(c, kpa64_inputs[i], &plain[i]);
+
+	for (pass = 0; pass < 2; pass++) {
+		struct kprobe kp = {
+			.addr = (kprobe_opcode_t *)*c->at,
+			.pre_handler = kpa64_pre,
+			.post_handler = pass ? NULL : kpa64_post,
+		};
+
+		kpa64_pre_hits = 0;
+		kpa64_post_hits = 0;
+		kpa64_bad_pc = 0;
+		KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
+		/* without a post_handler: optimized where it can be */
+		if (pass)
+			wait_for_kprobe_optimizer();
+		init_irq_work(&run->work, kpa64_irq_fn);
+		run->hardirq = false;
+		irq_work_queue(&run->work);
+		irq_work_sync(&run->work);
+		unregister_kprobe(&kp);
+
+		KUNIT_EXPECT_TRUE(test, run->hardirq);
+		for (i = 0; i < KPA64_NR_INPUTS; i++) {
+			KUNIT_EXPECT_EQ_MSG(test, run->res[i].ret, plain[i].ret,
+					    "%s: result", c->name);
+			KUNIT_EXPECT_EQ_MSG(test, run->res[i].out[0], plain[i].out[0],
+					    "%s: NZCV", c->name);
+			KUNIT_EXPECT_EQ_MSG(test, run->res[i].out[1], plain[i].out[1],
+					    "%s: out[1]", c->name);
+		}
+		KUNIT_EXPECT_EQ_MSG(test, kpa64_pre_hits, KPA64_NR_INPUTS,
+				    "%s: pre_handler calls", c->name);
+		KUNIT_EXPECT_EQ_MSG(test, kpa64_post_hits,
+				    pass ? 0 : KPA64_NR_INPUTS,
+				    "%s: post_handler calls", c->name);
+		KUNIT_EXPECT_EQ(test, kpa64_bad_pc, 0);
+		KUNIT_EXPECT_EQ(test, kp.nmissed, 0);
+	}
+}
+
+/* one of each class; no FP/SIMD (not usable in hard interrupt context) */
+static const struct kpa64_case kpa64_irq_cases[] = {
+	EMU(adr), EMU(adrp), EMU(bl), EMU(bcond_lt), EMU(cbz_w), EMU(tbnz_40),
+	EMU(blr), EMU(ret), EMU(ldr_x), EMU(ldrsw), BOOST(adds),
+	BOOST(stp_pre), BOOST(nop), XOL(ldr_reg), XOL(ldadd),
+};
+
+KUNIT_ARRAY_PARAM(kpa64_irq, kpa64_irq_cases, kpa64_case_desc);
+
+/*
+ * SVE loads and stores may fault with any base register: never boosted
+ * (the slot ends with the step BRK, not a branch back) nor optimized.
+ */
+static void kprobes_arm64_sve(struct kunit *test)
+{
+	const unsigned long *ats[] = { &kpa64_sve_ld1d_at, &kpa64_sve_st1d_at };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ats); i++) {
+		struct kprobe kp = {
+			.addr = (kprobe_opcode_t *)*ats[i],
+			.pre_handler = kpa64_pre,
+		};
+		struct kprobe *site;
+		u32 back = 0;
+		bool opt = false;
+
+		KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
+		wait_for_kprobe_optimizer();
+		rcu_read_lock();
+		site = get_kprobe(kp.addr);
+		if (site && site->ainsn.api.insn) {
+			back = le32_to_cpu((__force __le32)site->ainsn.api.insn[3]);
+			opt = kprobe_optimized(site);
+		}
+		rcu_read_unlock();
+		unregister_kprobe(&kp);
+		KUNIT_EXPECT_EQ_MSG(test, back, BRK64_OPCODE_KPROBES_SS,
+				    "SVE %u: boosted", i);
+		KUNIT_EXPECT_FALSE_MSG(test, opt, "SVE %u: optimized", i);
+	}
 }
 
 #ifdef CONFIG_OPTPROBES
@@ -465,6 +757,71 @@ static void kprobes_arm64_optimized(struct kunit *test)
 	kpa64_opt_check_case(test, test->param_value);
 }
 
+/*
+ * Never a B over a landing pad (bti c, paciasp): an indirect call to the
+ * function would land on the B, which in a guarded page raises a Branch
+ * Target exception.  The probes keep their BRK; calls through a pointer
+ * work and are counted.  (A GCC-built kernel cannot have
+ * CONFIG_ARM64_BTI_KERNEL, so its text is not guarded and the exception
+ * itself cannot be shown here: the test checks the refusal.)
+ */
+static void kprobes_arm64_opt_landing_pads(struct kunit *test)
+{
+	const unsigned long *ats[] = { &kpa64_bti_c_at, &kpa64_paciasp_at };
+	unsigned int i, n;
+
+	for (i = 0; i < ARRAY_SIZE(ats); i++) {
+		struct kprobe kp = {
+			.addr = (kprobe_opcode_t *)*ats[i],
+			.pre_handler = kpa64_pre,
+		};
+		kpa64_fn_t fn = READ_ONCE(kpa64_indirect[i]);
+		u64 out[4];
+
+		kpa64_pre_hits = 0;
+		kpa64_bad_pc = 0;
+		KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
+		wait_for_kprobe_optimizer();
+		KUNIT_EXPECT_FALSE_MSG(test, kpa64_site_optimized(kp.addr),
+				       "pad %u optimized", i);
+		for (n = 0; n < 3; n++)
+			KUNIT_EXPECT_EQ(test, fn(n, 40, out), n + 40);
+		unregister_kprobe(&kp);
+		KUNIT_EXPECT_EQ(test, kpa64_pre_hits, 3);
+		KUNIT_EXPECT_EQ(test, kpa64_bad_pc, 0);
+	}
+}
+
+/*
+ * cpuidle text is not optimized: RCU may not be watching there, and a
+ * hit through the detour buffer takes no exception that would make it.
+ * (The kernel links .cpuidle.text inside the noinstr text, which the
+ * blacklist refuses already: either refusal will do, an optimized probe
+ * will not.)
+ */
+static void kprobes_arm64_opt_idle_text(struct kunit *test)
+{
+	struct kprobe kp = {
+		.addr = (kprobe_opcode_t *)kpa64_idle_text_at,
+		.pre_handler = kpa64_pre,
+	};
+	u64 out[4];
+	int ret;
+
+	kpa64_pre_hits = 0;
+	ret = register_kprobe(&kp);
+	if (ret) {
+		KUNIT_EXPECT_EQ(test, ret, -EINVAL);
+		KUNIT_EXPECT_EQ(test, kpa64_idle_text(1, 2, out), 10);
+		return;
+	}
+	wait_for_kprobe_optimizer();
+	KUNIT_EXPECT_FALSE(test, kpa64_site_optimized(kp.addr));
+	KUNIT_EXPECT_EQ(test, kpa64_idle_text(1, 2, out), 10);
+	unregister_kprobe(&kp);
+	KUNIT_EXPECT_EQ(test, kpa64_pre_hits, 1);
+}
+
 /* Skip the adds: x0 = 42 and the pc after it, from the pre_handler. */
 static int kpa64_skip_pre(struct kprobe *p, struct pt_regs *regs)
 {
@@ -505,16 +862,83 @@ static void kprobes_arm64_optimized_ip_change(struct kunit *test)
 }
 #endif
 
+#ifdef CONFIG_OPTPROBES
+static unsigned long kpa64_regs_irqs_on;
+
+static int kpa64_skip_irqs_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	if (interrupts_enabled(regs))
+		kpa64_regs_irqs_on++;
+	return kpa64_skip_pre(p, regs);
+}
+
+/* The interrupt masking state: DAIF, and the priority mask with pseudo-NMIs */
+static void kpa64_irq_state(u64 *daif, u64 *pmr)
+{
+	*daif = read_sysreg(daif);
+	*pmr = system_uses_irq_prio_masking() ?
+	       read_sysreg_s(SYS_ICC_PMR_EL1) : 0;
+}
+
+/*
+ * An optimized probe whose pre_handler moves the pc, hit with interrupts
+ * off: its pt_regs show them off, and they are still off, masked as
+ * before (DAIF and, with irqchip.gicv3_pseudo_nmi=1, where
+ * local_irq_save() masks through the priority mask, PMR), after it.
+ * kunit-pnmi.sh runs this suite with pseudo-NMIs.
+ */
+static void kprobes_arm64_opt_irqs_off(struct kunit *test)
+{
+	struct kprobe kp = {
+		.addr = (kprobe_opcode_t *)kpa64_adds_at,
+		.pre_handler = kpa64_skip_irqs_pre,
+	};
+	u64 daif[2], pmr[2], out[4], ret;
+	unsigned long flags;
+	bool off;
+
+	kunit_info(test, "pseudo-NMIs %s\n",
+		   system_uses_irq_prio_masking() ? "on" : "off");
+	kpa64_pre_hits = 0;
+	kpa64_regs_irqs_on = 0;
+	KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
+	wait_for_kprobe_optimizer();
+	KUNIT_EXPECT_TRUE(test, kpa64_site_optimized(kp.addr));
+
+	local_irq_save(flags);
+	kpa64_irq_state(&daif[0], &pmr[0]);
+	ret = kpa64_adds(1, 2, out);
+	kpa64_irq_state(&daif[1], &pmr[1]);
+	off = irqs_disabled();
+	local_irq_restore(flags);
+	unregister_kprobe(&kp);
+
+	KUNIT_EXPECT_EQ(test, ret, 42);
+	KUNIT_EXPECT_EQ(test, kpa64_pre_hits, 1);
+	KUNIT_EXPECT_EQ(test, kpa64_regs_irqs_on, 0);
+	KUNIT_EXPECT_TRUE(test, off);
+	KUNIT_EXPECT_EQ(test, daif[1], daif[0]);
+	KUNIT_EXPECT_EQ(test, pmr[1], pmr[0]);
+}
+#endif
+
 static struct kunit_case kprobes_arm64_cases[] = {
 	KUNIT_CASE_PARAM(kprobes_arm64_insn, kpa64_insn_gen_params),
 	KUNIT_CASE(kprobes_arm64_literal_values),
 	KUNIT_CASE(kprobes_arm64_refused),
 	KUNIT_CASE(kprobes_arm64_misaligned),
 	KUNIT_CASE(kprobes_arm64_reentry),
+	KUNIT_CASE(kprobes_arm64_extable),
 	KUNIT_CASE(kprobes_arm64_fault_in_slot),
+	KUNIT_CASE(kprobes_arm64_btype),
+	KUNIT_CASE_PARAM(kprobes_arm64_irq, kpa64_irq_gen_params),
+	KUNIT_CASE(kprobes_arm64_sve),
 #ifdef CONFIG_OPTPROBES
 	KUNIT_CASE_PARAM(kprobes_arm64_optimized, kpa64_opt_gen_params),
 	KUNIT_CASE(kprobes_arm64_optimized_ip_change),
+	KUNIT_CASE(kprobes_arm64_opt_landing_pads),
+	KUNIT_CASE(kprobes_arm64_opt_idle_text),
+	KUNIT_CASE(kprobes_arm64_opt_irqs_off),
 #endif
 	{}
 };

@@ -32,7 +32,11 @@ KPA64_FN(ldr_w); KPA64_FN(ldr_x); KPA64_FN(ldrsw); KPA64_FN(ldr_back);
 KPA64_FN(prfm); KPA64_FN(ldr_s); KPA64_FN(ldr_d); KPA64_FN(ldr_q);
 KPA64_FN(adds); KPA64_FN(csel); KPA64_FN(mrs_nzcv); KPA64_FN(stp_pre);
 KPA64_FN(ldr_sp); KPA64_FN(nop); KPA64_FN(ldr_reg);
-KPA64_FN(fault_load);
+KPA64_FN(fault_load); KPA64_FN(fault_load_nx); KPA64_FN(ldadd);
+KPA64_FN(bti_c); KPA64_FN(paciasp); KPA64_FN(idle_text);
+KPA64_FN(uload); KPA64_POINT(uload_entry);
+KPA64_POINT(fault_load_entry); KPA64_POINT(bti_c_next);
+KPA64_POINT(sve_ld1d); KPA64_POINT(sve_st1d);
 
 KPA64_POINT(ref_ldxr); KPA64_POINT(ref_in_excl); KPA64_POINT(ref_stxr);
 KPA64_POINT(ok_after_excl); KPA64_POINT(ref_brk); KPA64_POINT(ref_svc);

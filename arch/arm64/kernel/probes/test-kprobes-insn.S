@@ -15,6 +15,7 @@
  */
 #include <linux/linkage.h>
 #include <asm/asm-extable.h>
+#include <asm/asm-uaccess.h>
 #include <asm/assembler.h>
 
 /* Record the address of the next instruction as the u64 \name\()_at. */
@@ -323,11 +324,11 @@ SYM_FUNC_END(kpa64_ldr_reg)
 
 /*
  * u64 kpa64_fault_load(u64 a, const u64 *p, u64 out[4]): *p, or 0 with
- * out[1] = -EFAULT when the load faults (exception table fixup).  A
- * fault in the out-of-line copy must be moved back to the probe point
- * for the fixup to be found.
+ * out[1] = -EFAULT when the load faults (exception table fixup).  A probe
+ * on the load is refused; one on the function's entry is not.
  */
 SYM_FUNC_START(kpa64_fault_load)
+	PROBE_POINT kpa64_fault_load_entry
 	mov	x3, #0
 	cmp	x0, x0
 	PROBE_POINT kpa64_fault_load
@@ -337,6 +338,88 @@ SYM_FUNC_START(kpa64_fault_load)
 	__ASM_EXTABLE_RAW(1b, 2b, EX_TYPE_KACCESS_ERR_ZERO,
 			  EX_DATA_REG(ERR, x3) | EX_DATA_REG(ZERO, x0))
 SYM_FUNC_END(kpa64_fault_load)
+
+/*
+ * u64 kpa64_uload(u64 a, const u64 __user *p, u64 out[4]): as
+ * kpa64_fault_load, with an unprivileged load of a user address.
+ */
+SYM_FUNC_START(kpa64_uload)
+	PROBE_POINT kpa64_uload_entry
+	mov	x3, #0
+	uaccess_ttbr0_enable x4, x5, x6
+	PROBE_POINT kpa64_uload
+1:	ldtr	x0, [x1]
+2:	uaccess_ttbr0_disable x4, x5
+	str	x3, [x2, #8]
+	DONE
+	__ASM_EXTABLE_RAW(1b, 2b, EX_TYPE_UACCESS_ERR_ZERO,
+			  EX_DATA_REG(ERR, x3) | EX_DATA_REG(ZERO, x0))
+SYM_FUNC_END(kpa64_uload)
+
+/*
+ * u64 kpa64_fault_load_nx(u64 a, const u64 *p, u64 out[4]): *p, with no
+ * fixup: a fault is fatal unless a probe's fault_handler deals with it.
+ */
+SYM_FUNC_START(kpa64_fault_load_nx)
+	cmp	x0, x0
+	PROBE_POINT kpa64_fault_load_nx
+	ldr	x0, [x1]
+	DONE
+SYM_FUNC_END(kpa64_fault_load_nx)
+
+/* an LSE atomic on memory (out[3]): stepped; returns a + (a + b) */
+	.arch_extension lse
+SYM_FUNC_START(kpa64_ldadd)
+	str	x0, [x2, #24]
+	add	x3, x2, #24
+	cmp	x0, x1
+	PROBE_POINT kpa64_ldadd
+	ldadd	x1, x0, [x3]
+	ldr	x4, [x3]
+	str	xzr, [x3]
+	add	x0, x0, x4
+	DONE
+SYM_FUNC_END(kpa64_ldadd)
+
+/*
+ * Landing pads, for calls through a function pointer: a + b.  NZCV is
+ * the caller's, not set here.
+ */
+SYM_FUNC_START(kpa64_bti_c)
+	PROBE_POINT kpa64_bti_c
+	BTI_C
+	PROBE_POINT kpa64_bti_c_next
+	add	x0, x0, x1
+	DONE
+SYM_FUNC_END(kpa64_bti_c)
+
+SYM_FUNC_START(kpa64_paciasp)
+	PROBE_POINT kpa64_paciasp
+	hint	#25			/* paciasp */
+	add	x0, x0, x1
+	hint	#29			/* autiasp */
+	DONE
+SYM_FUNC_END(kpa64_paciasp)
+
+/* in cpuidle text, where RCU may not be watching: a + 9 */
+	.pushsection .cpuidle.text, "ax"
+SYM_FUNC_START(kpa64_idle_text)
+	cmp	x0, x1
+	PROBE_POINT kpa64_idle_text
+	nop
+	add	x0, x0, #9
+	DONE
+SYM_FUNC_END(kpa64_idle_text)
+	.popsection
+
+/* SVE loads and stores: probes are only registered, never hit */
+SYM_FUNC_START(kpa64_sve_never_run)
+	PROBE_POINT kpa64_sve_ld1d
+	.inst	0xa5e0a000		/* ld1d {z0.d}, p0/z, [x0] */
+	PROBE_POINT kpa64_sve_st1d
+	.inst	0xe5e0e000		/* st1d {z0.d}, p0, [x0] */
+	ret
+SYM_FUNC_END(kpa64_sve_never_run)
 
 /* ---- refused, never called: probes are only registered ---- */
 
