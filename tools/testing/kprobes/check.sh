@@ -57,6 +57,13 @@ for arch in $arches; do
 		staged=1
 	fi
 	"$KP_TOOLS/kunit.sh" "$fl" "$arch" | prefix "$arch" KUNIT | tee -a "$res"
+	# arm64 with pseudo-NMIs (a GICv3 machine, irqchip.gicv3_pseudo_nmi=1):
+	# the same suites, with interrupts masked through the GIC's PMR.
+	if [ "$arch" = arm64 ]; then
+		"$KP_TOOLS/kunit-pnmi.sh" "$fl" |
+			sed -E 's/^KUNIT-PNMI pnmi\.enabled /CHECK kunit-pnmi.enabled.arm64 /;
+				s/^KUNIT-PNMI /KUNIT arm64:pnmi:/' | tee -a "$res"
+	fi
 	"$KP_TOOLS/itest.sh" "$fl" "$arch" | prefix "$arch" KPTEST | tee -a "$res"
 	# The base's own tests of kprobes: its KUnit suite (kprobes_test, run
 	# above with ours) and its ftrace selftests for kprobes.

@@ -185,6 +185,11 @@ def group_of(kind, name):
     return name.split('.', 1)[0]
 
 
+def is_run(case):
+    """A result about a run as a whole (also of a variant: kunit:run.x)."""
+    return case.rsplit(':', 1)[-1].startswith('run.')
+
+
 def how_to_update(res_path):
     return ('tools/testing/kprobes/inventory.py update %s' %
             os.path.relpath(res_path))
@@ -202,13 +207,13 @@ def check(args):
     ran = {}            # (arch, kind, name) -> [statuses]
     for kind, name, status, _, _ in results:
         arch, case = split_arch(name)
-        if kind in KINDS and arch and not case.startswith('run.'):
+        if kind in KINDS and arch and not is_run(case):
             ran.setdefault((arch, kind, case), []).append(status)
     forbidden = set()   # result line numbers of skips that may not skip
     for kind, name, status, detail, n in results:
         arch, case = split_arch(name)
         if kind not in KINDS or not arch or arch not in arches or \
-                case.startswith('run.'):
+                is_run(case):
             continue
         e = entries.get((kind, case))
         where = (fl, arch)
@@ -323,7 +328,7 @@ def update(args):
         ran = {}        # (arch, kind) -> {name: status}
         for kind, name, status, _, _ in results:
             arch, case = split_arch(name)
-            if kind in KINDS and arch and not case.startswith('run.'):
+            if kind in KINDS and arch and not is_run(case):
                 ran.setdefault((arch, kind), {})[case] = status
         for (arch, kind), cases in sorted(ran.items()):
             where = (fl, arch)
