@@ -364,21 +364,16 @@ static int opt_sysctl_handler(const struct ctl_table *table, int write,
 	return ret;
 }
 
+/* debug.kprobes-optimization: 0 or 1, read and written as an int */
 static struct ctl_table opt_sysctl_table[] = {
-	{
-		.procname	= "kprobes-optimization",
-		.data		= &opt_sysctl_value,
-		.maxlen		= sizeof(int),
-		.mode		= 0644,
-		.proc_handler	= opt_sysctl_handler,
-		.extra1		= SYSCTL_ZERO,
-		.extra2		= SYSCTL_ONE,
-	},
+	{ .procname = "kprobes-optimization", .mode = 0644,
+	  .data = &opt_sysctl_value, .maxlen = sizeof(opt_sysctl_value),
+	  .proc_handler = opt_sysctl_handler,
+	  .extra1 = SYSCTL_ZERO, .extra2 = SYSCTL_ONE },
 };
 
 static int __init kprobes_opt_init(void)
 {
-	register_sysctl("debug", opt_sysctl_table);
-	return 0;
+	return register_sysctl("debug", opt_sysctl_table) ? 0 : -ENOMEM;
 }
 late_initcall(kprobes_opt_init);
