@@ -1124,9 +1124,18 @@ static int check_location(unsigned long addr, struct module **modp)
 		return -EINVAL;
 	if (within_kprobe_blacklist(addr))
 		return -EINVAL;
-	/* Text others patch: -EINVAL, as upstream. */
-	if (jump_label_text_reserved((void *)addr, (void *)addr) ||
-	    static_call_text_reserved((void *)addr, (void *)addr))
+	/*
+	 * Text others patch: -EINVAL, as upstream.  jump_label_lock() keeps
+	 * static keys still while we look: x86's check decodes each jump
+	 * label site's live instruction, and a key being switched leaves
+	 * text_poke_bp()'s int3 on its sites (arch_jump_entry_size() BUGs on
+	 * it).  Nothing here takes text_mutex, which nests inside.
+	 */
+	jump_label_lock();
+	ret = jump_label_text_reserved((void *)addr, (void *)addr) ||
+	      static_call_text_reserved((void *)addr, (void *)addr);
+	jump_label_unlock();
+	if (ret)
 		return -EINVAL;
 	/* An ftrace site is probed through ftrace, at its first byte. */
 	ret = kprobe_ftrace_site(addr);

@@ -160,13 +160,21 @@ static int check_function(unsigned long start, unsigned long end,
 
 /*
  * Called without text_mutex: jump labels and static calls take their own
- * locks before text_mutex.  These look at their tables, not at the text.
+ * locks before text_mutex.  jump_label_text_reserved() decodes the live
+ * instruction of each jump label site (arch_jump_entry_size(), which BUGs
+ * on anything but a 2- or 5-byte jmp or nop): jump_label_lock() keeps
+ * every static key still, so no site holds text_poke_bp()'s int3 while
+ * we look.  The static call and ftrace checks read only their tables.
  */
 static int check_reserved(unsigned long addr, unsigned int len)
 {
 	void *s = (void *)addr, *e = (void *)(addr + len - 1);
+	bool reserved;
 
-	if (jump_label_text_reserved(s, e) || static_call_text_reserved(s, e) ||
+	jump_label_lock();
+	reserved = jump_label_text_reserved(s, e);
+	jump_label_unlock();
+	if (reserved || static_call_text_reserved(s, e) ||
 	    ftrace_text_reserved(s, e))
 		return -EBUSY;
 	return 0;
