@@ -183,7 +183,9 @@ int arm64_kprobe_patch_text(void **addrs, u32 *insns, int n)
  * With dynamic ftrace the function starts with a patchable entry whose
  * call site ftrace owns.  A probe on the function's entry goes on the
  * first instruction after it, where the registers still hold the entry
- * state (the ftrace call preserves them).
+ * state (the ftrace call preserves them).  The call site itself, asked
+ * for by its offset, stays where it is: it is ftrace's, and without
+ * kprobes on ftrace registration refuses it with -EINVAL, as upstream.
  *
  * Return: the address to probe.
  */
@@ -194,6 +196,10 @@ kprobe_opcode_t *arch_adjust_kprobe_addr(unsigned long addr,
 	unsigned long fsite = ftrace_location(addr);
 	unsigned long body = fsite ? fsite + AARCH64_INSN_SIZE : addr;
 
+	if (offset && addr + offset == fsite) {
+		*on_func_entry = false;
+		return (kprobe_opcode_t *)fsite;
+	}
 	if (addr + offset <= body) {
 		*on_func_entry = true;
 		return (kprobe_opcode_t *)body;
