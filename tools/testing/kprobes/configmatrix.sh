@@ -74,10 +74,12 @@ say() { echo "MATRIX $arch:$*"; case $* in *' FAIL'*) failed=1 ;; esac; }
 variant_config() {
 	local v=$1 drop=() add=()
 	case $v in
-	noftrace)	drop=(FUNCTION_TRACER DYNAMIC_FTRACE KPROBES_ON_FTRACE)
+	noftrace)	drop=(FUNCTION_TRACER DYNAMIC_FTRACE KPROBES_ON_FTRACE
+			      STACK_TRACER LIVEPATCH SAMPLE_LIVEPATCH)
 			add=('# CONFIG_FUNCTION_TRACER is not set') ;;
 	nomodules)	drop=(MODULES MODULE_UNLOAD SAMPLE_KPROBES SAMPLE_KRETPROBES
-			      SAMPLE_JPROBES LIVEPATCH SAMPLE_LIVEPATCH)
+			      SAMPLE_JPROBES LIVEPATCH SAMPLE_LIVEPATCH
+			      SAMPLE_TRACE_PRINTK)
 			add=('# CONFIG_MODULES is not set') ;;
 	noopt)		drop=(OPTPROBES)
 			add=('CONFIG_EXPERT=y' '# CONFIG_OPTPROBES is not set') ;;
