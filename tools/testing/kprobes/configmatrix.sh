@@ -185,6 +185,7 @@ run_variant() {
 	(cd "$src" && timeout $(( ${KP_KUNIT_TIMEOUT:-900} + 60 )) \
 		python3 tools/testing/kunit/kunit.py exec "${args[@]:0:3}" \
 		${cross:+--cross_compile="$cross"} --timeout="${KP_KUNIT_TIMEOUT:-900}" \
+		--kernel_args=test_kprobes_opt.workbench=0 \
 		--json="$json" --raw_output=all 'kprobes*') > "$log.kunit" 2>&1
 	python3 "$KP_TOOLS/kunit-results.py" "$log.kunit" | sed "s/^KUNIT /KUNIT $arch:$v:/"
 	rc=${PIPESTATUS[0]}
