@@ -1326,11 +1326,11 @@ static int register_at(struct kprobe *p, kprobe_opcode_t *addr, bool on_entry)
  *
  * Set KPROBE_FLAG_DISABLED in @p->flags to register without arming.
  *
- * @symbol_name (or @addr) plus @offset may land in another function than
- * @symbol_name: the address is judged on its own.
+ * The address that @p->symbol_name (or @p->addr) plus @p->offset names
+ * may be in another function than the symbol's: it is judged on its own.
  *
- * Return: 0, or -EINVAL (bad location, both or neither of @addr and
- * @symbol_name, @offset wrapping around, blacklisted, not text, a jump
+ * Return: 0, or -EINVAL (bad location, both or neither of @p->addr and
+ * @p->symbol_name, @p->offset wrapping around, blacklisted, not text, a jump
  * label or static call site, an ftrace site without
  * CONFIG_KPROBES_ON_FTRACE, already registered, instruction cannot be
  * probed), -ENOENT (unknown symbol, no symbol at the address, module going

@@ -185,6 +185,11 @@ static void jpt_with_kretprobe(struct kunit *test)
 	memset(&rp, 0, sizeof(rp));
 	rp.kp.addr = (kprobe_opcode_t *)jpt_target;
 	rp.handler = jpt_ret_handler;
+	if (!IS_ENABLED(CONFIG_KRETPROBES)) {
+		/* Without kretprobes their stub refuses, as upstream's. */
+		KUNIT_EXPECT_EQ(test, register_kretprobe(&rp), -EOPNOTSUPP);
+		return;
+	}
 	/* The jprobe first: it still runs after the others' pre-handlers. */
 	KUNIT_ASSERT_EQ(test, register_jprobe(&jp), 0);
 	KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);

@@ -329,7 +329,12 @@ static void krt_test_schedule(struct kunit *test)
 {
 	static struct kretprobe rp;
 
-	krt_init(&rp, NULL, krt_sched_entry, krt_sched_ret, 0);
+	/*
+	 * Enough instances for every task that may sleep in schedule()
+	 * meanwhile: the default is one per CPU without preemption, and on
+	 * a uniprocessor a kworker asleep for the whole test would hold it.
+	 */
+	krt_init(&rp, NULL, krt_sched_entry, krt_sched_ret, 128);
 	rp.kp.symbol_name = "schedule";
 	KUNIT_ASSERT_EQ(test, register_kretprobe(&rp), 0);
 	msleep(50);
