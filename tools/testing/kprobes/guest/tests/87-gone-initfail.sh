@@ -7,6 +7,11 @@
 # reports), and the GONE probe's handler must not run.  Twice, so that
 # the second module may land where the first one's text was.
 . /guest/lib.sh
+# Ours only: upstream 6.12 frees a gone probe's instruction slot and
+# leaves its breakpoint, so the call from GOING oopses there (a NULL
+# instruction fetch in kp_gonehit_module) and hangs the guest: a hazard
+# of upstream's that ours closes (Documentation/trace/kprobes.rst).
+ours || exit 0
 check gone.load-helper insmod $KP_MOD/kp_gonehit.ko
 # busybox insmod may try a second way after a failed init: each load
 # counts one init call (a hit) and one call from GOING (no hit, GONE).
@@ -21,10 +26,8 @@ for round in 1 2; do
 	calls=$(param kp_gonehit going_calls)
 	check gone.going-call-$round test "$calls" -gt "$prev"
 	prev=$calls
-	if ours; then
-		expect_eq gone.gone-at-going-$round "$(param kp_gonehit gone_seen)" "$calls"
-		expect_eq gone.handler-not-run-$round "$(param kp_gonehit hits)" "$calls"
-	fi
+	expect_eq gone.gone-at-going-$round "$(param kp_gonehit gone_seen)" "$calls"
+	expect_eq gone.handler-not-run-$round "$(param kp_gonehit hits)" "$calls"
 done
 check gone.list-gone grep -q '\[GONE\]' $KP_DBG/list
 check gone.rmmod-helper rmmod kp_gonehit
