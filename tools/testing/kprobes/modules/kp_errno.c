@@ -227,11 +227,18 @@ static void kpe_ipmodify(struct seq_file *m)
 		kpe_hits = 0;
 		kpe_data_var += kp_errno_traced(1);
 		kpe_result(m, "ipmodify.then.kprobe.pre.hits", READ_ONCE(kpe_hits), 1);
-		/* A post_handler joins the site: refused, the first one stays. */
+		/*
+		 * A post_handler joins the site: refused, the first one stays.
+		 * Ours only (KPROBE_FLAG_JPROBE is ours): upstream 6.12 fails
+		 * to roll the site back ("Failed to disarm kprobe-ftrace",
+		 * two WARNs) and then oopses in register_kprobe().
+		 */
+#ifdef KPROBE_FLAG_JPROBE
 		ret = register_kprobe(&post);
 		kpe_result(m, "ipmodify.then.kprobe.pre.then.post", ret, -EBUSY);
 		if (!ret)
 			unregister_kprobe(&post);
+#endif
 		kpe_data_var += kp_errno_traced(1);
 		kpe_result(m, "ipmodify.then.kprobe.pre.hits.after", READ_ONCE(kpe_hits), 2);
 		unregister_kprobe(&pre);

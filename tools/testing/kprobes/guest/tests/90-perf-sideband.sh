@@ -19,7 +19,8 @@ off=0
 if [ "$KP_ARCH" = x86_64 ] && [ -n "$site" ]; then
 	off=$(( 0x$site - 0x$sym + 5 ))
 fi
-pages_before=$(grep -c ' kprobe_insn_page$' /proc/kallsyms)
+# upstream's kallsyms line ends in [__builtin__kprobes], ours in the name
+pages_before=$(grep -c -w 'kprobe_insn_page' /proc/kallsyms)
 kp_perfsb "echo 'p:kp_sb kp_target_func+$off' >> $KP_TR/kprobe_events &&
 	echo 1 > $KP_TR/events/kprobes/kp_sb/enable &&
 	grep kp_target_func $KP_DBG/list > /tmp/sb.list;
