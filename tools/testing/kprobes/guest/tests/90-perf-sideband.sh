@@ -29,21 +29,24 @@ kp_perfsb "echo 'p:kp_sb kp_target_func+$off' >> $KP_TR/kprobe_events &&
 	echo '-:kp_sb' >> $KP_TR/kprobe_events" > /tmp/sb.out
 check perf.recorded grep -q '^DONE cpus [1-9][0-9]* status 0' /tmp/sb.out
 addr=$(cut -d' ' -f1 /tmp/sb.list | head -n 1)
-grep "^POKE $addr " /tmp/sb.out > /tmp/sb.pokes
-n=$(wc -l < /tmp/sb.pokes)
-if [ "$n" -ge 2 ]; then pass perf.poke.arm-and-disarm; else
-	fail perf.poke.arm-and-disarm "($n records at $addr)"; fi
-# The last change puts back what the first one found.
-first_old=$(head -n 1 /tmp/sb.pokes | cut -d' ' -f5)
-last_new=$(tail -n 1 /tmp/sb.pokes | cut -d' ' -f6)
-if [ -n "$first_old" ] && [ "${last_new#"$first_old"}" != "$last_new" ]; then
-	pass perf.poke.restored
-else
-	fail perf.poke.restored "(first old $first_old, last new $last_new)"
+# Upstream 6.12 reports text pokes on x86 only; ours on arm64 too.
+if [ "$KP_ARCH" = x86_64 ] || ours; then
+	grep "^POKE $addr " /tmp/sb.out > /tmp/sb.pokes
+	n=$(wc -l < /tmp/sb.pokes)
+	if [ "$n" -ge 2 ]; then pass perf.poke.arm-and-disarm; else
+		fail perf.poke.arm-and-disarm "($n records at $addr)"; fi
+	# The last change puts back what the first one found.
+	first_old=$(head -n 1 /tmp/sb.pokes | cut -d' ' -f5)
+	last_new=$(tail -n 1 /tmp/sb.pokes | cut -d' ' -f6)
+	if [ -n "$first_old" ] && [ "${last_new#"$first_old"}" != "$last_new" ]; then
+		pass perf.poke.restored
+	else
+		fail perf.poke.restored "(first old $first_old, last new $last_new)"
+	fi
+	# The copy of the probed instruction in its slot is new text too.
+	if grep -q '^POKE [0-9a-f]* 0 [1-9]' /tmp/sb.out; then pass perf.poke.slot; else
+		fail perf.poke.slot; fi
 fi
-# The copy of the probed instruction in its slot is new text too.
-if grep -q '^POKE [0-9a-f]* 0 [1-9]' /tmp/sb.out; then pass perf.poke.slot; else
-	fail perf.poke.slot; fi
 if [ "$pages_before" = 0 ]; then
 	check perf.ksymbol.insn-page grep -q '^KSYM .* kprobe_insn_page$' /tmp/sb.out
 else
