@@ -361,16 +361,15 @@ static void kpt_jump_label(struct kunit *test)
  * "_text+OFFSET" (what perf probe writes) and "sym+N" with N the distance
  * to another function's first byte are that function's entry.
  */
-static void kpt_sym_offset(struct kunit *test)
+static void kpt_text_offset(struct kunit *test)
 {
+	unsigned long target = (unsigned long)kpt_target2;
 	unsigned long text = kallsyms_lookup_name("_text");
-	unsigned long t1 = (unsigned long)kpt_target1;
-	unsigned long t2 = (unsigned long)kpt_target2;
-	struct kprobe kp = { .pre_handler = kpt_simple_pre };
+	struct kprobe kp = { .pre_handler = kpt_simple_pre,
+			     .symbol_name = "_text" };
 	unsigned long size, off;
 
 	kpt_reset();
-	kp.symbol_name = "_text";
 	if (!text) {
 		/*
 		 * Without KALLSYMS_ALL, kallsyms keeps only what lies between
@@ -379,23 +378,30 @@ static void kpt_sym_offset(struct kunit *test)
 		 * on upstream.
 		 */
 		KUNIT_EXPECT_FALSE(test, IS_ENABLED(CONFIG_KALLSYMS_ALL));
-		kp.offset = 0;
 		KUNIT_EXPECT_EQ(test, register_kprobe(&kp), -ENOENT);
-		goto next;
+		return;
 	}
-	KUNIT_ASSERT_GT(test, t2, text);
-	kp.offset = t2 - text;
+	KUNIT_ASSERT_GT(test, target, text);
+	kp.offset = target - text;
 	KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
 	KUNIT_EXPECT_TRUE(test, kallsyms_lookup_size_offset((unsigned long)kp.addr,
 							    &size, &off));
-	KUNIT_EXPECT_EQ(test, (unsigned long)kp.addr - off, t2);
+	KUNIT_EXPECT_EQ(test, (unsigned long)kp.addr - off, target);
 	KUNIT_EXPECT_TRUE(test, kp.flags & KPROBE_FLAG_ON_FUNC_ENTRY);
 	KUNIT_EXPECT_EQ(test, kpt_target2(3), 3 ^ 0x5a);
 	KUNIT_EXPECT_EQ(test, kst.pre, 1);
 	unregister_kprobe(&kp);
-	KUNIT_EXPECT_EQ(test, kprobe_on_func_entry(NULL, "_text", t2 - text), 0);
+	KUNIT_EXPECT_EQ(test, kprobe_on_func_entry(NULL, "_text", target - text), 0);
+}
 
-next:
+static void kpt_sym_offset(struct kunit *test)
+{
+	unsigned long t1 = (unsigned long)kpt_target1;
+	unsigned long t2 = (unsigned long)kpt_target2;
+	struct kprobe kp;
+	unsigned long size, off;
+
+	kpt_text_offset(test);
 
 	/* from the lower of two functions to the other's first byte */
 	kpt_reset();

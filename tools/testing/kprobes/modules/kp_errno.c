@@ -25,6 +25,11 @@ static unsigned long ftrace_site;
 module_param(ftrace_site, ulong, 0600);
 MODULE_PARM_DESC(ftrace_site, "address of kp_errno_traced()'s ftrace site");
 
+/* Steps that crash upstream 6.12 run only when the guest says so (ours). */
+static bool upstream_crashes;
+module_param(upstream_crashes, bool, 0400);
+MODULE_PARM_DESC(upstream_crashes, "run the steps that oops upstream 6.12");
+
 static struct dentry *kpe_dir;
 static int kpe_data_var = 1;
 
@@ -229,16 +234,17 @@ static void kpe_ipmodify(struct seq_file *m)
 		kpe_result(m, "ipmodify.then.kprobe.pre.hits", READ_ONCE(kpe_hits), 1);
 		/*
 		 * A post_handler joins the site: refused, the first one stays.
-		 * Ours only (KPROBE_FLAG_JPROBE is ours): upstream 6.12 fails
-		 * to roll the site back ("Failed to disarm kprobe-ftrace",
-		 * two WARNs) and then oopses in register_kprobe().
+		 * Upstream 6.12 fails to roll the site back ("Failed to disarm
+		 * kprobe-ftrace", two WARNs) and then oopses in
+		 * register_kprobe(): see upstream_crashes.
 		 */
-#ifdef KPROBE_FLAG_JPROBE
-		ret = register_kprobe(&post);
-		kpe_result(m, "ipmodify.then.kprobe.pre.then.post", ret, -EBUSY);
-		if (!ret)
-			unregister_kprobe(&post);
-#endif
+		if (upstream_crashes) {
+			ret = register_kprobe(&post);
+			kpe_result(m, "ipmodify.then.kprobe.pre.then.post", ret,
+				   -EBUSY);
+			if (!ret)
+				unregister_kprobe(&post);
+		}
 		kpe_data_var += kp_errno_traced(1);
 		kpe_result(m, "ipmodify.then.kprobe.pre.hits.after", READ_ONCE(kpe_hits), 2);
 		unregister_kprobe(&pre);
