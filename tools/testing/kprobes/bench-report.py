@@ -9,12 +9,13 @@ import statistics
 import sys
 
 ROWS = [('none', 'unprobed call (baseline)'),
-        ('k', 'kprobe with post_handler'),
-        ('b', 'kprobe, boosted'),
-        ('o', 'kprobe, optimized'),
+        ('k', 'kprobe with post_handler (trap, stepped)'),
+        ('b', 'kprobe, no post_handler (trap: boosted or stepped)'),
+        ('o', 'kprobe, jump-optimized'),
         ('f', 'kprobe on ftrace'),
-        ('r', 'kretprobe'),
-        ('ro', 'kretprobe, optimized/ftrace entry'),
+        ('r', 'kretprobe, trap entry'),
+        ('ro', 'kretprobe, jump-optimized entry'),
+        ('rf', 'kretprobe, ftrace entry'),
         ('j', 'jprobe')]
 
 
@@ -52,6 +53,47 @@ def per_call(kv):
     return int(kv['ns']) / it if it else None
 
 
+def per_hit(res, key):
+    """Cost of one hit of row KEY: the row's call less the unprobed call
+    of the same function (none, or none-nt for kpb_target_nt)."""
+    if not res:
+        return None
+    kv = res.get(key)
+    if key == 'none':
+        return per_call(kv)
+    c = per_call(kv)
+    if c is None:
+        return None
+    base = per_call(res.get('none-nt' if kv.get('target') == 'nt' else 'none'))
+    return None if base is None else c - base
+
+
+def why_na(res, key):
+    kv = (res or {}).get(key) or {}
+    if kv.get('na'):
+        return 'n/a (%s)' % kv.get('why', '?')
+    return 'n/a'
+
+
+def meta_lines(out, arches, flavours):
+    lines = []
+    seen = set()
+    for arch in arches:
+        for fl in flavours:
+            for m in sorted(glob.glob(os.path.join(out, '%s-%s-*.meta' % (fl, arch)))):
+                for line in open(m):
+                    line = line.rstrip('\n')
+                    if line.startswith(('log:', 'date:')):
+                        continue
+                    if line.startswith('host load:'):
+                        line = '%s: %s' % (os.path.basename(m)[:-5], line)
+                    elif line in seen:
+                        continue
+                    seen.add(line)
+                    lines.append('# ' + line)
+    return lines
+
+
 def cell(r, key):
     """A registration cell: a number, 'skipped' or None."""
     if not r:
@@ -86,6 +128,7 @@ def main():
     for arch in arches:
         for fl in flavours:
             ic = parse(os.path.join(out, '%s-%s-icount.log' % (fl, arch)))
+            multi = parse(os.path.join(out, '%s-%s-multi.log' % (fl, arch))) or ic
             walls = [parse(p) for p in sorted(glob.glob(
                 os.path.join(out, '%s-%s-wall*.log' % (fl, arch))))]
             walls = [w for w in walls if w]
@@ -97,54 +140,61 @@ def main():
                 good = per_call(ic.get('none')) is not None and ic['reg']
                 print('BENCH smoke.%s.%s %s' % (arch, fl, 'PASS' if good else 'FAIL'))
                 ok = ok and bool(good)
-            data[(arch, fl)] = (ic, walls)
+            data[(arch, fl)] = (ic, walls, multi)
     if smoke:
         return 0 if ok else 1
     table = []
-    lines = []
+    lines = meta_lines(out, arches, flavours)
     for arch in arches:
         lines.append('')
-        lines.append('%s: guest instructions per call (-icount), ns per call (TCG wall clock, median [min-max])' % arch)
-        lines.append('%-36s %12s %12s %7s  %22s %22s %7s' % ('row', 'ours insns', 'upstr insns', 'ratio',
+        lines.append('%s: guest instructions per hit (-icount, -smp 1; the unprobed call subtracted), '
+                     'ns per hit (TCG wall clock, median [min-max])' % arch)
+        lines.append('%-52s %12s %12s %7s  %22s %22s %7s' % ('row', 'ours insns', 'upstr insns', 'ratio',
                                                           'ours ns', 'upstream ns', 'ratio'))
         for key, title in ROWS:
             cells = {}
             for fl in ('ours', 'upstream'):
-                ic, walls = data.get((arch, fl), (None, []))
-                insns = per_call(ic.get(key)) if ic else None
-                ws = [per_call(w.get(key)) for w in walls]
+                ic, walls, _ = data.get((arch, fl), (None, [], None))
+                insns = per_hit(ic, key)
+                ws = [per_hit(w, key) for w in walls]
                 ws = [w for w in ws if w is not None]
-                cells[fl] = (insns, ws, (ic or {}).get(key, {}).get('flags', ''))
+                kv = (ic or {}).get(key, {})
+                cells[fl] = (insns, ws, kv.get('flags', ''), kv.get('state', ''),
+                             why_na(ic, key))
             oi, ui = cells['ours'][0], cells['upstream'][0]
-            ratio = (oi / ui) if oi and ui else None
+            ratio = (oi / ui) if oi is not None and ui else None
 
             def fmt_ns(ws):
                 if not ws:
                     return 'n/a'
                 return '%.0f [%.0f-%.0f]' % (statistics.median(ws), min(ws), max(ws))
             ow, uw = cells['ours'][1], cells['upstream'][1]
-            ns_ratio = statistics.median(ow) / statistics.median(uw) if ow and uw else None
-            lines.append('%-36s %12s %12s %7s  %22s %22s %7s' % (
+            ns_ratio = statistics.median(ow) / statistics.median(uw) if ow and uw and statistics.median(uw) else None
+            lines.append('%-52s %12s %12s %7s  %22s %22s %7s' % (
                 key + ' ' + title,
-                '%.0f' % oi if oi else 'n/a', '%.0f' % ui if ui else 'n/a',
+                '%.0f' % oi if oi is not None else cells['ours'][4],
+                '%.0f' % ui if ui is not None else cells['upstream'][4],
                 '%.2f' % ratio if ratio else '-',
                 fmt_ns(ow), fmt_ns(uw), '%.2f' % ns_ratio if ns_ratio else '-'))
             table.append({'arch': arch, 'row': key, 'what': title,
                           'ours_insns': oi, 'upstream_insns': ui, 'ratio': ratio,
                           'ns_ratio': ns_ratio,
                           'ours_ns': cells['ours'][1], 'upstream_ns': cells['upstream'][1],
+                          'ours_state': cells['ours'][3], 'upstream_state': cells['upstream'][3],
                           'ours_flags': cells['ours'][2], 'upstream_flags': cells['upstream'][2]})
         # kretprobe throughput, registration and optimization
-        ics = {fl: data.get((arch, fl), (None, []))[0] or {} for fl in ('ours', 'upstream')}
+        ics = {fl: data.get((arch, fl), (None, [], None))[2] or {} for fl in ('ours', 'upstream')}
         lines.append('')
-        lines.append('%s: kretprobe throughput (insns per call), registration and optimization (guest ns under -icount)' % arch)
+        lines.append('%s: kretprobe throughput (insns per call, -smp 2), registration and optimization (guest ns under -icount)' % arch)
         lines.append('%-44s %16s %16s %7s' % ('row', 'ours', 'upstream', 'ratio'))
 
         def mt_cost(ic):
-            mt = ic.get('mt')
-            if not mt or 'ns' not in mt or mt.get('na'):
+            mt, base = ic.get('mt'), ic.get('mt-none')
+            if not mt or 'ns' not in mt or mt.get('na') or not base or 'ns' not in base:
                 return None
-            return int(mt['ns']) / (int(mt['iters']) * int(mt['cpus']))
+            if mt.get('hits') != str(int(mt['iters']) * int(mt['cpus'])):
+                return None
+            return (int(mt['ns']) - int(base['ns'])) / int(mt['iters'])
         add_row(lines, table, arch, 'mt', 'kretprobe, every CPU at once',
                 {fl: mt_cost(ics[fl]) for fl in ics}, '%.0f')
         sizes = []

@@ -7,28 +7,41 @@
 #          time per instruction): deterministic, the headline;
 #   ns     wall-clock nanoseconds under TCG: noisy, median of KP_BENCH_RUNS
 #          boots with the spread.
-# Prints a table and writes $KP_BUILD/bench/results.json and .csv.
+# The per-hit rows run in one-CPU boots (-smp 1); throughput on every CPU
+# and registration in a two-CPU boot.  A per-hit row counts only when the
+# text at the probe is in the state the row names (guest/bench.sh) and
+# the handlers saw every call with no miss.
+#
+# Each configuration of KP_BENCH_CONFIGS (default: both) is measured
+# apart: "workbench" (the config of make check) and "defaults" (the
+# kernel's defaults plus kprobes: configs/bench-defaults.config, built in
+# $KP_BUILD/bench-defaults).  Results per configuration in
+# $KP_BUILD/bench/CONFIG/: the boots' logs, what each boot ran on
+# (*.meta: base, config, QEMU, host load), raw.txt (every BENCHRES line
+# of every boot, with its boot), the table (table.txt), results.json and
+# results.csv.
 # --smoke (used by make check): the ours flavour only, tiny sizes, one
 # boot per arch; proves the benchmark runs and its output parses.
 # Knobs: KP_BENCH_N (calls per per-hit row), KP_BENCH_MT, KP_BENCH_REG
 # (registration sizes, comma-separated), KP_BENCH_BUDGET (seconds of
 # guest time a registration row may take, extrapolated: bigger sizes are
 # skipped), KP_BENCH_RUNS (wall-clock boots), KP_BENCH_FLAVOURS,
-# KP_BENCH_TIMEOUT (seconds per boot).
+# KP_BENCH_CONFIGS, KP_BENCH_TIMEOUT (seconds per boot).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 smoke=0
 [ "${1:-}" = --smoke ] && smoke=1
 arches=${ARCHES:-x86_64}
 runs=${KP_BENCH_RUNS:-3}
-out=$KP_BUILD/bench
-mkdir -p "$out"
+top=$KP_BUILD
 if [ $smoke = 1 ]; then
 	flavours=ours
+	configs=workbench
 	params="kpb_n=200 kpb_reg=1,10 kpb_mt=100"
 	runs=0
 else
 	flavours=${KP_BENCH_FLAVOURS:-ours upstream}
+	configs=${KP_BENCH_CONFIGS:-workbench defaults}
 	params="kpb_n=${KP_BENCH_N:-20000} kpb_mt=${KP_BENCH_MT:-5000}"
 fi
 # Registration rows run in the -icount boot only (the table takes them
@@ -37,17 +50,66 @@ reg="kpb_reg=${KP_BENCH_REG:-1,100,1000,10000} kpb_budget=${KP_BENCH_BUDGET:-20}
 [ $smoke = 1 ] && reg="kpb_reg=1,10"
 # The guest's timeout: registration of thousands of probes is slow under TCG.
 export KP_BOOT_TIMEOUT=${KP_BENCH_TIMEOUT:-3600}
-for arch in $arches; do
-	for fl in $flavours; do
-		[ $smoke = 1 ] || "$KP_TOOLS/build.sh" "$fl" "$arch"
-		log=$out/$fl-$arch-icount.log
-		KP_APPEND="$params $reg" KP_SMP=2 KP_QEMU_EXTRA="-icount shift=0" \
-			"$KP_TOOLS/boot.sh" "$fl" "$arch" bench "$log" > /dev/null || true
-		rm -f "$out/$fl-$arch-wall"*.log
-		for r in $(seq 1 "$runs"); do
-			KP_APPEND="$params kpb_reg=none" "$KP_TOOLS/boot.sh" "$fl" "$arch" bench \
-				"$out/$fl-$arch-wall$r.log" > /dev/null || true
+qemu_version() {
+	case $1 in
+	x86_64) qemu-system-x86_64 --version | head -n 1 ;;
+	arm64) qemu-system-aarch64 --version | head -n 1 ;;
+	esac
+}
+# What a boot ran on, beside its log.
+meta() {
+	local fl=$1 arch=$2 cfg=$3 log=$4 smp=$5 extra=$6 conf
+	conf=$(kp_obj "$fl" "$arch")/.config
+	{
+		echo "log: $(basename "$log")"
+		echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+		echo "base: $(kp_base_used)"
+		echo "flavour: $fl arch: $arch config: $cfg ($(sha1sum < "$conf" | cut -c1-12) of $conf)"
+		echo "config options: $(grep -E '^CONFIG_(MITIGATION_RETPOLINE|MITIGATION_RETHUNK|X86_KERNEL_IBT|PREEMPT|PREEMPT_NONE|PREEMPT_VOLUNTARY|PREEMPT_DYNAMIC|OPTPROBES|KPROBES_ON_FTRACE|ARM64_BTI_KERNEL|ARM64_PTR_AUTH_KERNEL|JPROBES)=' "$conf" | tr '\n' ' ')"
+		echo "qemu: $(qemu_version "$arch") -smp $smp $extra"
+		echo "host load: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cpus"
+	} > "${log%.log}.meta"
+}
+# boot FL ARCH CFG LOG SMP QEMU-EXTRA APPEND
+boot() {
+	meta "$1" "$2" "$3" "$4" "$5" "$6"
+	KP_APPEND="$7" KP_SMP=$5 KP_QEMU_EXTRA="$6" \
+		"$KP_TOOLS/boot.sh" "$1" "$2" bench "$4" > /dev/null || true
+}
+
+for cfg in $configs; do
+	(
+	case $cfg in
+	workbench) ;;
+	defaults) export KP_CONFIG_SET=defaults KP_BUILD=$top/bench-defaults ;;
+	*) kp_die "unknown bench config $cfg (workbench or defaults)" ;;
+	esac
+	out=$top/bench/$cfg
+	[ $smoke = 1 ] && out=$top/bench/smoke
+	mkdir -p "$out"
+	for arch in $arches; do
+		for fl in $flavours; do
+			[ $smoke = 1 ] || "$KP_TOOLS/build.sh" "$fl" "$arch"
+			rm -f "$out/$fl-$arch-"*.log "$out/$fl-$arch-"*.meta
+			if [ $smoke = 1 ]; then
+				boot "$fl" "$arch" "$cfg" "$out/$fl-$arch-icount.log" 2 \
+					"-icount shift=0" "$params $reg"
+				continue
+			fi
+			boot "$fl" "$arch" "$cfg" "$out/$fl-$arch-icount.log" 1 \
+				"-icount shift=0" "$params kpb_part=hit"
+			boot "$fl" "$arch" "$cfg" "$out/$fl-$arch-multi.log" 2 \
+				"-icount shift=0" "$params $reg kpb_part=multi"
+			for r in $(seq 1 "$runs"); do
+				boot "$fl" "$arch" "$cfg" "$out/$fl-$arch-wall$r.log" 1 "" \
+					"$params kpb_reg=none kpb_part=hit"
+			done
 		done
 	done
+	# Every result line of every boot, with the boot it came from.
+	for l in "$out"/*.log; do
+		tr -d '\r' < "$l" | grep -a 'BENCHRES ' | sed "s|^.*BENCHRES |$(basename "$l" .log) |"
+	done > "$out/raw.txt"
+	python3 "$KP_TOOLS/bench-report.py" "$out" "$smoke" $arches | tee "$out/table.txt"
+	)
 done
-python3 "$KP_TOOLS/bench-report.py" "$out" "$smoke" $arches

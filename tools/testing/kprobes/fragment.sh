@@ -5,6 +5,13 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 fl=$1
 arch=$2
+# KP_CONFIG_SET=defaults: make bench's second config, the kernel's
+# defaults plus kprobes (configs/bench-defaults.config; the console
+# comes from qemu/ARCH.py, as for every build).
+if [ "${KP_CONFIG_SET:-workbench}" = defaults ]; then
+	cat "$KP_TOOLS/configs/bench-defaults.config"
+	exit 0
+fi
 cat "$KP_TOOLS/configs/common.config" "$KP_TOOLS/configs/$arch.config"
 [ -f "$KP_TOOLS/configs/$fl.config" ] && cat "$KP_TOOLS/configs/$fl.config"
 [ -f "$KP_TOOLS/configs/$arch-$fl.config" ] && cat "$KP_TOOLS/configs/$arch-$fl.config"

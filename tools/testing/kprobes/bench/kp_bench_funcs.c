@@ -48,13 +48,26 @@ int (* const kpb_fns[KPB_NFUNCS])(int) = {
 	KPB_REF1000(9) KPB_REF1000(10)
 };
 
-/* The probed function of the per-hit benchmark: long enough for a jump. */
+#define KPB_TARGET_BODY						\
+	unsigned long a = x + 3, b = x ^ 0x5a5a;			\
+									\
+	barrier();							\
+	a = a * 7 + (b >> 3);						\
+	b = (b << 2) - a;						\
+	return a ^ b
+
+/*
+ * The probed functions of the per-hit benchmark, long enough for a jump:
+ * kpb_target() has an ftrace site at its entry where the kernel has
+ * ftrace (rows f and rf probe it there), kpb_target_nt() none, so that a
+ * kretprobe's entry probe on it is a breakpoint or a jump (rows r, ro).
+ */
 noinline unsigned long kpb_target(unsigned long x)
 {
-	unsigned long a = x + 3, b = x ^ 0x5a5a;
+	KPB_TARGET_BODY;
+}
 
-	barrier();
-	a = a * 7 + (b >> 3);
-	b = (b << 2) - a;
-	return a ^ b;
+noinline notrace unsigned long kpb_target_nt(unsigned long x)
+{
+	KPB_TARGET_BODY;
 }

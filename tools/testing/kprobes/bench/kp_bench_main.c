@@ -4,16 +4,30 @@
  * API only, so that the same source measures both flavours.
  *
  * Commands written to /sys/kernel/debug/kp_bench/ctl:
- *   arm KIND      plant one probe of KIND on kpb_target():
- *                   k  kprobe with a post_handler (single-step path)
- *                   b  kprobe without post_handler (boosted or optimized,
- *                      as the optimization sysctl says)
- *                   f  kprobe at the function's entry (ftrace site)
- *                   r  kretprobe
- *                   j  jprobe (where the kernel has jprobes)
+ *   arm KIND      plant one probe of KIND:
+ *                   k   kprobe with a post_handler inside kpb_target()
+ *                       (single-step path)
+ *                   b   kprobe without post_handler inside kpb_target()
+ *                       (boosted or optimized, as the optimization
+ *                       sysctl says)
+ *                   f   kprobe at kpb_target()'s entry (its ftrace site)
+ *                   r   kretprobe on kpb_target_nt(), which has no ftrace
+ *                       site: its entry probe is a breakpoint, or a jump
+ *                       once optimized
+ *                   rf  kretprobe on kpb_target() (entry on ftrace)
+ *                   j   jprobe (where the kernel has jprobes)
  *   disarm        remove it
- *   run N         call kpb_target() N times
- *   mt N          call kpb_target() N times on every online CPU at once
+ *   state         the text at the armed probe's address, and what it is:
+ *                 trap (int3, BRK), jump (jmp rel32, B) or ftrace (the
+ *                 call of an ftrace site), else other.  Read from the
+ *                 text itself, the same way on both flavours (kprobes/list
+ *                 shows [OPTIMIZED] on upstream as soon as the probe is
+ *                 queued, before its jump is written)
+ *   run N [nt]    call the armed probe's function N times (unarmed:
+ *                 kpb_target(), or kpb_target_nt() with "nt"); says how
+ *                 many hits the handlers counted and how many the probe
+ *                 missed meanwhile
+ *   mt N [nt]     as run, N times on every online CPU at once
  *   reg N MODE    register then unregister N kprobes on N distinct
  *                 functions, MODE one (one call each) or batch
  *   opt N S       register N kprobes (one batch) inside N distinct
@@ -22,10 +36,6 @@
  *                 of every one of them holds a jump: how long since their
  *                 registration began.  They stay until "optfree".
  *   optfree       unregister the probes of "opt"
- *   jumps         whether the text of the planted probe holds a jump
- *                 (jumps=1): kprobes/list shows [OPTIMIZED] as soon as
- *                 the optimizer has the probe queued, before the jump is
- *                 written
  * The result of the last command is read from the same file, as
  * "key=value" pairs.
  */
@@ -44,7 +54,9 @@
 static DEFINE_MUTEX(kpb_lock);
 static char kpb_result[256];
 static atomic_long_t kpb_hits;
-static char kpb_kind;
+/* the armed kind ("" when none), and whether its function is the notrace one */
+static char kpb_kind[4];
+static bool kpb_nt;
 static unsigned int kpb_offset;
 
 static int kpb_pre(struct kprobe *p, struct pt_regs *regs)
@@ -111,19 +123,34 @@ static int kpb_arm_inside(bool post)
 	return ret;
 }
 
-static int kpb_arm(char kind)
+/* a kretprobe on @sym; on ftrace (@ftrace) or not, as the row asks */
+static int kpb_arm_kretprobe(const char *sym, bool ftrace)
+{
+	int ret;
+
+	memset(&kpb_rp, 0, sizeof(kpb_rp));
+	kpb_rp.kp.symbol_name = sym;
+	kpb_rp.handler = kpb_ret;
+	kpb_rp.maxactive = 4 * num_possible_cpus();
+	ret = register_kretprobe(&kpb_rp);
+	if (!ret && !!(kpb_rp.kp.flags & KPROBE_FLAG_FTRACE) != ftrace) {
+		unregister_kretprobe(&kpb_rp);
+		ret = -EOPNOTSUPP;
+	}
+	return ret;
+}
+
+static int kpb_arm(const char *kind)
 {
 	int ret;
 
 	kpb_offset = 0;
-	switch (kind) {
-	case 'k':
+	kpb_nt = false;
+	if (!strcmp(kind, "k")) {
 		ret = kpb_arm_inside(true);
-		break;
-	case 'b':
+	} else if (!strcmp(kind, "b")) {
 		ret = kpb_arm_inside(false);
-		break;
-	case 'f':
+	} else if (!strcmp(kind, "f")) {
 		memset(&kpb_kp, 0, sizeof(kpb_kp));
 		kpb_kp.symbol_name = "kpb_target";
 		kpb_kp.pre_handler = kpb_pre;
@@ -132,55 +159,76 @@ static int kpb_arm(char kind)
 			unregister_kprobe(&kpb_kp);
 			ret = -EOPNOTSUPP;
 		}
-		break;
-	case 'r':
-		memset(&kpb_rp, 0, sizeof(kpb_rp));
-		kpb_rp.kp.symbol_name = "kpb_target";
-		kpb_rp.handler = kpb_ret;
-		kpb_rp.maxactive = 4 * num_possible_cpus();
-		ret = register_kretprobe(&kpb_rp);
-		break;
+	} else if (!strcmp(kind, "r")) {
+		ret = kpb_arm_kretprobe("kpb_target_nt", false);
+		kpb_nt = true;
+	} else if (!strcmp(kind, "rf")) {
+		ret = kpb_arm_kretprobe("kpb_target", true);
 #ifdef CONFIG_JPROBES
-	case 'j':
+	} else if (!strcmp(kind, "j")) {
 		kpb_jp.kp = (struct kprobe){ .symbol_name = "kpb_target" };
 		ret = register_jprobe(&kpb_jp);
-		break;
 #endif
-	default:
+	} else {
 		return -EOPNOTSUPP;
 	}
-	if (!ret)
-		kpb_kind = kind;
+	if (ret)
+		kpb_nt = false;
+	else
+		strscpy(kpb_kind, kind);
 	return ret;
+}
+
+static bool kpb_is_kretprobe(void)
+{
+	return kpb_kind[0] == 'r';
+}
+
+static struct kprobe *kpb_armed_kprobe(void)
+{
+	if (!kpb_kind[0])
+		return NULL;
+	if (kpb_is_kretprobe())
+		return &kpb_rp.kp;
+#ifdef CONFIG_JPROBES
+	if (kpb_kind[0] == 'j')
+		return &kpb_jp.kp;
+#endif
+	return &kpb_kp;
+}
+
+/* hits the armed probe missed so far (a kretprobe's and its entry's) */
+static unsigned long kpb_missed(void)
+{
+	struct kprobe *p = kpb_armed_kprobe();
+
+	if (!p)
+		return 0;
+	return p->nmissed + (kpb_is_kretprobe() ? kpb_rp.nmissed : 0);
 }
 
 static void kpb_disarm(void)
 {
-	switch (kpb_kind) {
-	case 'k':
-	case 'b':
-	case 'f':
-		unregister_kprobe(&kpb_kp);
-		break;
-	case 'r':
+	if (!strcmp(kpb_kind, "r") || !strcmp(kpb_kind, "rf"))
 		unregister_kretprobe(&kpb_rp);
-		break;
 #ifdef CONFIG_JPROBES
-	case 'j':
+	else if (!strcmp(kpb_kind, "j"))
 		unregister_jprobe(&kpb_jp);
-		break;
 #endif
-	}
-	kpb_kind = 0;
+	else if (kpb_kind[0])
+		unregister_kprobe(&kpb_kp);
+	kpb_kind[0] = '\0';
+	kpb_nt = false;
 }
 
-static u64 kpb_loop(unsigned long n)
+static u64 kpb_loop(unsigned long n, bool nt)
 {
 	unsigned long i, acc = 0;
 	u64 t0 = ktime_get_ns();
 
 	for (i = 0; i < n; i++) {
-		acc += kpb_target(i);
+		/* direct calls: the unprobed loop is subtracted from each row */
+		acc += nt ? kpb_target_nt(i) : kpb_target(i);
 		if (!(i & 4095))
 			cond_resched();
 	}
@@ -190,6 +238,7 @@ static u64 kpb_loop(unsigned long n)
 
 struct kpb_worker {
 	unsigned long n;
+	bool nt;
 	struct completion *go;
 	atomic_t *left;
 	struct completion *done;
@@ -200,13 +249,13 @@ static int kpb_worker_fn(void *data)
 	struct kpb_worker *w = data;
 
 	wait_for_completion(w->go);
-	kpb_loop(w->n);
+	kpb_loop(w->n, w->nt);
 	if (atomic_dec_and_test(w->left))
 		complete(w->done);
 	return 0;
 }
 
-static int kpb_mt(unsigned long n, u64 *ns, unsigned int *ncpu)
+static int kpb_mt(unsigned long n, bool nt, u64 *ns, unsigned int *ncpu)
 {
 	DECLARE_COMPLETION_ONSTACK(go);
 	DECLARE_COMPLETION_ONSTACK(done);
@@ -222,7 +271,7 @@ static int kpb_mt(unsigned long n, u64 *ns, unsigned int *ncpu)
 	for_each_online_cpu(cpu) {
 		struct task_struct *t;
 
-		w[k] = (struct kpb_worker){ n, &go, &left, &done };
+		w[k] = (struct kpb_worker){ n, nt, &go, &left, &done };
 		t = kthread_create_on_cpu(kpb_worker_fn, &w[k], cpu, "kpb/%u");
 		if (IS_ERR(t)) {
 			/* count it as done so the others can finish */
@@ -328,20 +377,45 @@ static int kpb_opt_offset(unsigned int *offset)
 }
 
 /*
- * Is the probe at @addr optimized?  Read from the text, which works the
- * same on both flavours: the probed instruction became a jump.
+ * What the text at @addr is: a trap (breakpoint), a jump (the optimizer's)
+ * or the call of an ftrace site.  Read from the text, the same way on
+ * both flavours; @text gets its first instruction word (arm64) or byte.
  */
-static bool kpb_text_jumps(unsigned long addr)
+static const char *kpb_text_state(unsigned long addr, unsigned int *text)
 {
 #if defined(CONFIG_X86)
-	return READ_ONCE(*(u8 *)addr) == 0xe9;		/* jmp rel32 */
+	u8 op = READ_ONCE(*(u8 *)addr);
+
+	*text = op;
+	switch (op) {
+	case 0xcc:				/* int3 */
+		return "trap";
+	case 0xe9:				/* jmp rel32 */
+		return "jump";
+	case 0xe8:				/* call rel32: ftrace */
+		return "ftrace";
+	}
 #elif defined(CONFIG_ARM64)
 	u32 insn = le32_to_cpu(READ_ONCE(*(__le32 *)addr));
 
-	return (insn & 0xfc000000) == 0x14000000;	/* b imm26 */
+	*text = insn;
+	if ((insn & 0xffe0001f) == 0xd4200000)	/* brk #imm16 */
+		return "trap";
+	if ((insn & 0xfc000000) == 0x14000000)	/* b imm26 */
+		return "jump";
+	if ((insn & 0xfc000000) == 0x94000000)	/* bl imm26: ftrace */
+		return "ftrace";
 #else
-	return false;
+	*text = 0;
 #endif
+	return "other";
+}
+
+static bool kpb_text_jumps(unsigned long addr)
+{
+	unsigned int text;
+
+	return !strcmp(kpb_text_state(addr, &text), "jump");
 }
 
 static unsigned long kpb_opt_count(void)
@@ -434,31 +508,42 @@ static ssize_t kpb_ctl_write(struct file *file, const char __user *ubuf,
 
 	mutex_lock(&kpb_lock);
 	if (!strcmp(cmd, "arm")) {
-		sscanf(buf, "%15s %15s", cmd, arg);
-		if (kpb_kind)
+		sscanf(buf, "%15s %3s", cmd, arg);
+		if (kpb_kind[0])
 			kpb_disarm();
-		ret = kpb_arm(arg[0]);
-		snprintf(kpb_result, sizeof(kpb_result), "kind=%c ret=%d offset=%u\n",
-			 arg[0], ret, kpb_offset);
-	} else if (!strcmp(cmd, "jumps")) {
-		snprintf(kpb_result, sizeof(kpb_result), "jumps=%d\n",
-			 kpb_kind && kpb_text_jumps((unsigned long)kpb_kp.addr));
+		ret = kpb_arm(arg);
+		snprintf(kpb_result, sizeof(kpb_result), "kind=%s ret=%d offset=%u\n",
+			 arg, ret, kpb_offset);
+	} else if (!strcmp(cmd, "state")) {
+		struct kprobe *p = kpb_armed_kprobe();
+		unsigned int text = 0;
+		const char *state = "none";
+
+		if (p)
+			state = kpb_text_state((unsigned long)p->addr, &text);
+		snprintf(kpb_result, sizeof(kpb_result), "state=%s text=%x\n",
+			 state, text);
 	} else if (!strcmp(cmd, "disarm")) {
 		kpb_disarm();
 		snprintf(kpb_result, sizeof(kpb_result), "ret=0\n");
 	} else if (!strcmp(cmd, "run")) {
+		bool nt = kpb_kind[0] ? kpb_nt : !strcmp(arg, "nt");
+		unsigned long missed = kpb_missed();
 		u64 ns;
 
 		atomic_long_set(&kpb_hits, 0);
-		ns = kpb_loop(n);
-		snprintf(kpb_result, sizeof(kpb_result), "iters=%lu ns=%llu hits=%ld\n",
-			 n, ns, atomic_long_read(&kpb_hits));
+		ns = kpb_loop(n, nt);
+		snprintf(kpb_result, sizeof(kpb_result),
+			 "iters=%lu ns=%llu hits=%ld missed=%lu target=%s\n",
+			 n, ns, atomic_long_read(&kpb_hits), kpb_missed() - missed,
+			 nt ? "nt" : "t");
 	} else if (!strcmp(cmd, "mt")) {
+		bool nt = kpb_kind[0] ? kpb_nt : !strcmp(arg, "nt");
 		unsigned int ncpu = 0;
 		u64 ns = 0;
 
 		atomic_long_set(&kpb_hits, 0);
-		ret = kpb_mt(n, &ns, &ncpu);
+		ret = kpb_mt(n, nt, &ns, &ncpu);
 		snprintf(kpb_result, sizeof(kpb_result),
 			 "iters=%lu cpus=%u ns=%llu hits=%ld ret=%d\n",
 			 n, ncpu, ns, atomic_long_read(&kpb_hits), ret);
@@ -521,7 +606,7 @@ static void __exit kpb_exit(void)
 {
 	debugfs_remove_recursive(kpb_dir);
 	mutex_lock(&kpb_lock);
-	if (kpb_kind)
+	if (kpb_kind[0])
 		kpb_disarm();
 	if (kpb_opt_n)
 		unregister_kprobes(kpb_opt_pp, kpb_opt_n);

@@ -4,12 +4,14 @@
 # row), kpb_reg (registration sizes), kpb_mt (calls per CPU, all CPUs),
 # kpb_budget (seconds of guest time a registration row may take: a size
 # whose cost, extrapolated linearly from the size before it, exceeds the
-# budget is skipped and reported so).
+# budget is skipped and reported so), kpb_part (hit: the per-hit rows
+# only, for a one-CPU boot; multi: the rest; all: everything).
 . /guest/lib.sh
 N=20000
 REG="1 100 1000 10000"
 MT=5000
 BUDGET=20
+PART=all
 for a in $(cat /proc/cmdline); do
 	case $a in
 	kpb_n=*) N=${a#kpb_n=} ;;
@@ -17,71 +19,108 @@ for a in $(cat /proc/cmdline); do
 	kpb_reg=*) REG=$(echo "${a#kpb_reg=}" | tr , ' ') ;;
 	kpb_mt=*) MT=${a#kpb_mt=} ;;
 	kpb_budget=*) BUDGET=${a#kpb_budget=} ;;
+	kpb_part=*) PART=${a#kpb_part=} ;;
 	esac
 done
 ctl=/sys/kernel/debug/kp_bench/ctl
 opt=/proc/sys/debug/kprobes-optimization
 insmod $KP_MOD/kp_bench.ko || { echo "BENCHRES error=no-module"; exit 0; }
+echo "BENCHRES row=info kernel=$(uname -r) cpus=$(grep -c ^processor /proc/cpuinfo) part=$PART"
 
-# flags of the planted probe, from kprobes/list
+# value of KEY in "key=value ..." $2
+kv() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+# flags of the planted probe, from kprobes/list (for the record only)
 probe_flags() {
-	grep ' kpb_target+' $KP_DBG/list | grep -o '\[[A-Z]*\]' | tr -d '[]' | tr '\n' ',' 
+	grep ' kpb_target' $KP_DBG/list | grep -o '\[[A-Z]*\]' | tr -d '[]' | tr '\n' ',' 
 }
-# does the text of the planted probe hold a jump (written by the optimizer)
-jumps() {
-	echo jumps > $ctl && [ "$(cat $ctl)" = jumps=1 ]
+# the text at the planted probe: "state=trap|jump|ftrace|other text=..."
+text_state() {
+	echo state > $ctl && cat $ctl
 }
-# row NAME KIND: arm KIND, time N calls, disarm
+# optimization on (1) or off (0), where the sysctl exists
+optimize() {
+	[ -w $opt ] && echo "$1" > $opt
+}
+# row NAME KIND STATE: arm KIND, wait (at most 10 s) until the text at
+# the probe is in STATE, time N calls, disarm.  A row counts only when
+# the probe was in STATE before and after the calls, its handlers
+# counted every call and it missed none.
 row() {
 	if ! echo "arm $2" > $ctl 2>/dev/null; then
-		echo "BENCHRES row=$1 na=1 $(cat $ctl)"
+		echo "BENCHRES row=$1 na=1 why=arm $(cat $ctl)"
 		return
 	fi
 	arm=$(cat $ctl)
-	if [ "$1" = o ]; then
-		i=0
-		# [OPTIMIZED] shows once the probe is queued: wait for the jump.
-		while ! { probe_flags | grep -q OPTIMIZED && jumps; } &&
-			[ $i -lt 100 ]; do
-			sleep 0.1
-			i=$((i + 1))
-		done
-	fi
+	i=0
+	st=$(text_state)
+	while [ "$(kv state "$st")" != "$3" ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+		st=$(text_state)
+	done
 	fl=$(probe_flags)
-	if [ "$1" = o ] && ! echo "$fl" | grep -q OPTIMIZED; then
-		echo "BENCHRES row=o na=1 flags=$fl"
+	if [ "$(kv state "$st")" != "$3" ]; then
+		echo "BENCHRES row=$1 na=1 why=state want=$3 $st flags=$fl $arm"
 		echo disarm > $ctl
 		return
 	fi
 	echo "run $N" > $ctl
-	echo "BENCHRES row=$1 $(cat $ctl) flags=$fl $arm" | tr '\n' ' '
-	echo
+	res=$(cat $ctl)
+	after=$(text_state)
+	why=
+	[ "$(kv state "$after")" = "$3" ] || why=state-changed
+	[ "$(kv hits "$res")" = "$N" ] || why="$why,hits"
+	[ "$(kv missed "$res")" = 0 ] || why="$why,missed"
+	if [ -n "$why" ]; then
+		echo "BENCHRES row=$1 na=1 why=${why#,} want=$3 $res $after flags=$fl $arm"
+	else
+		echo "BENCHRES row=$1 $res $st flags=$fl $arm"
+	fi
 	echo disarm > $ctl
 }
 
-echo "run $N" > $ctl
-echo "BENCHRES row=none $(cat $ctl)"
-row k k
-[ -w $opt ] && echo 0 > $opt
-row b b
-[ -w $opt ] && echo 1 > $opt
-if [ -w $opt ]; then row o b; else echo "BENCHRES row=o na=1"; fi
-row f f
-[ -w $opt ] && echo 0 > $opt
-row r r
-[ -w $opt ] && echo 1 > $opt
-row ro r
-row j j
-# kretprobe throughput, every CPU at once
+if [ "$PART" != multi ]; then
+	# the unprobed calls of both functions, subtracted from their rows
+	echo "run $N" > $ctl
+	echo "BENCHRES row=none $(cat $ctl)"
+	echo "run $N nt" > $ctl
+	echo "BENCHRES row=none-nt $(cat $ctl)"
+	optimize 0
+	row k k trap
+	row b b trap
+	row r r trap
+	optimize 1
+	if [ -w $opt ]; then
+		row o b jump
+		row ro r jump
+	else
+		echo "BENCHRES row=o na=1 why=no-optprobes"
+		echo "BENCHRES row=ro na=1 why=no-optprobes"
+	fi
+	row f f ftrace
+	row rf rf ftrace
+	# jprobes (ours only): whatever the entry is, the row says it
+	if echo "arm j" > $ctl 2>/dev/null; then
+		st=$(text_state)
+		echo "run $N" > $ctl
+		echo "BENCHRES row=j $(cat $ctl) $st"
+		echo disarm > $ctl
+	else
+		echo "BENCHRES row=j na=1 why=arm"
+	fi
+fi
+if [ "$PART" = hit ]; then
+	rmmod kp_bench
+	exit 0
+fi
+# kretprobe throughput, every CPU at once (entry as the sysctl says)
 if echo "arm r" > $ctl 2>/dev/null; then
 	echo "mt $MT" > $ctl
-	echo "BENCHRES row=mt $(cat $ctl)"
+	echo "BENCHRES row=mt $(cat $ctl) $(text_state)"
 	echo disarm > $ctl
 fi
-echo "mt $MT" > $ctl
+echo "mt $MT nt" > $ctl
 echo "BENCHRES row=mt-none $(cat $ctl)"
-# value of KEY in "key=value ..." $2
-kv() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 # skip KIND N: is N too big, extrapolating from the last size of KIND?
 # (last_KIND_n and last_KIND_ns hold it: the cost that grows with the
 # size; last_KIND_fixed what does not, like the optimizer's delay)
