@@ -33,7 +33,7 @@ def parse(path):
         if i < 0:
             continue
         kv = dict(re.findall(r'(\w+)=(\S*)', line[i:]))
-        if kv.get('row') == 'reg':
+        if kv.get('row') in ('reg', 'attach'):
             regs.append(kv)
         elif kv.get('row') == 'opt':
             opts.append(kv)
@@ -137,7 +137,9 @@ def main():
                 print('BENCH %s.%s.parse FAIL' % (arch, fl))
                 continue
             if smoke:
-                good = per_call(ic.get('none')) is not None and ic['reg']
+                att = [r for r in ic['reg'] if r.get('row') == 'attach']
+                good = (per_call(ic.get('none')) is not None and ic['reg'] and att and
+                        all(r.get('ret') == '0' and r.get('done') == r.get('n') for r in att))
                 print('BENCH smoke.%s.%s %s' % (arch, fl, 'PASS' if good else 'FAIL'))
                 ok = ok and bool(good)
             data[(arch, fl)] = (ic, walls, multi)
@@ -208,11 +210,27 @@ def main():
                     cells = {}
                     for fl in ics:
                         r = [x for x in ics[fl].get('reg', [])
-                             if x.get('n') == str(n) and x.get('mode') == mode]
+                             if x.get('row') == 'reg' and x.get('n') == str(n) and
+                             x.get('mode') == mode]
                         cells[fl] = cell(r[0] if r else None, key)
                     add_row(lines, table, arch, 'reg-%s-%s-%d' % (what, mode, n),
                             '%s %d (%s)' % (what, n, 'one at a time' if mode == 'one' else 'batch'),
                             cells, '%.3g')
+            for via, how in (('perf', 'perf_event_open, one by one'),
+                             ('events', 'kprobe_events, one by one')):
+                for what, key in (('attach', 'attach_ns'), ('detach', 'detach_ns')):
+                    cells = {}
+                    for fl in ics:
+                        r = [x for x in ics[fl].get('reg', [])
+                             if x.get('row') == 'attach' and x.get('via') == via and
+                             x.get('n') == str(n)]
+                        r = r[0] if r else None
+                        if r and r.get('done') != r.get('n'):
+                            r = dict(r, ret='incomplete')
+                        cells[fl] = cell(r, key)
+                    if any(v is not None for v in cells.values()):
+                        add_row(lines, table, arch, '%s-%s-%d' % (what, via, n),
+                                '%s %d (%s)' % (what, n, how), cells, '%.3g')
             cells = {}
             for fl in ics:
                 r = [x for x in ics[fl].get('opt', []) if x.get('n') == str(n)]

@@ -25,7 +25,8 @@
 # Knobs: KP_BENCH_N (calls per per-hit row), KP_BENCH_MT, KP_BENCH_REG
 # (registration sizes, comma-separated), KP_BENCH_BUDGET (seconds of
 # guest time a registration row may take, extrapolated: bigger sizes are
-# skipped), KP_BENCH_RUNS (wall-clock boots), KP_BENCH_FLAVOURS,
+# skipped), KP_BENCH_ATTACH (attach/detach sizes, comma-separated),
+# KP_BENCH_RUNS (wall-clock boots), KP_BENCH_FLAVOURS,
 # KP_BENCH_CONFIGS, KP_BENCH_TIMEOUT (seconds per boot).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -37,12 +38,13 @@ top=$KP_BUILD
 if [ $smoke = 1 ]; then
 	flavours=ours
 	configs=workbench
-	params="kpb_n=200 kpb_reg=1,10 kpb_mt=100"
+	params="kpb_n=200 kpb_reg=1,10 kpb_mt=100 kpb_attach=10"
 	runs=0
 else
 	flavours=${KP_BENCH_FLAVOURS:-ours upstream}
 	configs=${KP_BENCH_CONFIGS:-workbench defaults}
 	params="kpb_n=${KP_BENCH_N:-20000} kpb_mt=${KP_BENCH_MT:-5000}"
+	params="$params kpb_attach=${KP_BENCH_ATTACH:-100,1000}"
 fi
 # Registration rows run in the -icount boot only (the table takes them
 # from there); KP_BENCH_BUDGET bounds each (see guest/bench.sh).

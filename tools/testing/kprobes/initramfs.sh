@@ -41,18 +41,21 @@ if [ -f "$obj/samples/trace_printk/trace-printk.ko" ]; then
 	mkdir -p "$root/lib/modules/$krel/extra"
 	cp "$obj/samples/trace_printk/trace-printk.ko" "$root/lib/modules/$krel/extra/"
 fi
-# kp_perfsb (guest/kp_perfsb.c), with the kernel's nolibc and uapi headers.
-psb=$obj/kp-perfsb
-if [ ! -x "$psb" ] || [ "$KP_TOOLS/guest/kp_perfsb.c" -nt "$psb" ]; then
-	rm -f "$psb"
-	kp_kmake "$fl" "$arch" headers > /dev/null 2>&1 &&
-		"$(kp_cross "$arch")gcc" -Os -static -nostdlib -fno-stack-protector \
-			-fno-asynchronous-unwind-tables -I "$obj/usr/include" \
-			-include "$(kp_src "$fl")/tools/include/nolibc/nolibc.h" \
-			-o "$psb" "$KP_TOOLS/guest/kp_perfsb.c" -lgcc >&2 ||
-		kp_log "kp_perfsb not built"
-fi
-[ -x "$psb" ] && cp "$psb" "$root/bin/kp_perfsb"
+# kp_perfsb and kp_attach (guest/*.c), with the kernel's nolibc and uapi
+# headers.
+for tool in kp_perfsb kp_attach; do
+	bin=$obj/${tool/_/-}
+	if [ ! -x "$bin" ] || [ "$KP_TOOLS/guest/$tool.c" -nt "$bin" ]; then
+		rm -f "$bin"
+		kp_kmake "$fl" "$arch" headers > /dev/null 2>&1 &&
+			"$(kp_cross "$arch")gcc" -Os -static -nostdlib -fno-stack-protector \
+				-fno-asynchronous-unwind-tables -I "$obj/usr/include" \
+				-include "$(kp_src "$fl")/tools/include/nolibc/nolibc.h" \
+				-o "$bin" "$KP_TOOLS/guest/$tool.c" -lgcc >&2 ||
+			kp_log "$tool not built"
+	fi
+	[ -x "$bin" ] && cp "$bin" "$root/bin/$tool"
+done
 echo kpguest > "$root/etc/hostname"
 echo 'root:x:0:0:root:/root:/bin/sh' > "$root/etc/passwd"
 echo 'nobody:x:65534:65534:nobody:/tmp:/bin/sh' >> "$root/etc/passwd"

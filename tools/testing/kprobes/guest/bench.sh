@@ -4,13 +4,17 @@
 # row), kpb_reg (registration sizes), kpb_mt (calls per CPU, all CPUs),
 # kpb_budget (seconds of guest time a registration row may take: a size
 # whose cost, extrapolated linearly from the size before it, exceeds the
-# budget is skipped and reported so), kpb_part (hit: the per-hit rows
-# only, for a one-CPU boot; multi: the rest; all: everything).
+# budget is skipped and reported so), kpb_attach (sizes of the attach
+# and detach rows: kp_attach, one probe per perf_event_open() of the
+# kprobe PMU and one per kprobe_events write, as tools do it), kpb_part
+# (hit: the per-hit rows only, for a one-CPU boot; multi: the rest; all:
+# everything).
 . /guest/lib.sh
 N=20000
 REG="1 100 1000 10000"
 MT=5000
 BUDGET=20
+ATTACH="100 1000"
 PART=all
 for a in $(cat /proc/cmdline); do
 	case $a in
@@ -20,6 +24,8 @@ for a in $(cat /proc/cmdline); do
 	kpb_mt=*) MT=${a#kpb_mt=} ;;
 	kpb_budget=*) BUDGET=${a#kpb_budget=} ;;
 	kpb_part=*) PART=${a#kpb_part=} ;;
+	kpb_attach=none) ATTACH= ;;
+	kpb_attach=*) ATTACH=$(echo "${a#kpb_attach=}" | tr , ' ') ;;
 	esac
 done
 ctl=/sys/kernel/debug/kp_bench/ctl
@@ -140,6 +146,17 @@ for n in $REG; do
 		res=$(cat $ctl)
 		echo "BENCHRES row=reg $res"
 		eval "last_${mode}_n=$n last_${mode}_ns=$(( $(kv reg_ns "$res") + $(kv unreg_ns "$res") ))"
+	done
+done
+# Attach and detach as tools do: kp_attach (guest/kp_attach.c) on the
+# module's functions, through the kprobe PMU and through kprobe_events.
+for n in $ATTACH; do
+	for via in perf events; do
+		if command -v kp_attach > /dev/null; then
+			kp_attach $via $n
+		else
+			echo "BENCHRES row=attach via=$via n=$n na=1 why=no-kp_attach"
+		fi
 	done
 done
 # Time until all of N probes (registered in one batch, at optimizable
