@@ -19,11 +19,11 @@ off=0
 if [ "$KP_ARCH" = x86_64 ] && [ -n "$site" ]; then
 	off=$(( 0x$site - 0x$sym + 5 ))
 fi
-# upstream's kallsyms line ends in [__builtin__kprobes], ours in the name
 pages_before=$(grep -c -w 'kprobe_insn_page' /proc/kallsyms)
 kp_perfsb "echo 'p:kp_sb kp_target_func+$off' >> $KP_TR/kprobe_events &&
 	echo 1 > $KP_TR/events/kprobes/kp_sb/enable &&
 	grep kp_target_func $KP_DBG/list > /tmp/sb.list;
+	grep -w kprobe_insn_page /proc/kallsyms > /tmp/sb.ksyms;
 	echo 3 > /sys/kernel/debug/kp_target/call;
 	echo 0 > $KP_TR/events/kprobes/kp_sb/enable;
 	echo '-:kp_sb' >> $KP_TR/kprobe_events" > /tmp/sb.out
@@ -51,6 +51,14 @@ if [ "$pages_before" = 0 ]; then
 	check perf.ksymbol.insn-page grep -q '^KSYM .* kprobe_insn_page$' /tmp/sb.out
 else
 	echo "KPTEST perf.ksymbol.insn-page SKIP (a slot page existed already)"
+fi
+# The slot pages in /proc/kallsyms, as tools parse them (perf reads the
+# module column): "ADDR t kprobe_insn_page\t[__builtin__kprobes]".
+if [ -s /tmp/sb.ksyms ] && ! grep -qvE \
+	'^[0-9a-f]+ t kprobe_insn_page[[:space:]]+\[__builtin__kprobes\]$' /tmp/sb.ksyms; then
+	pass kallsyms.insn-page-line
+else
+	fail kallsyms.insn-page-line "($(head -n 1 /tmp/sb.ksyms))"
 fi
 grep -q '^LOST' /tmp/sb.out && fail perf.no-lost-records
 rmmod kp_target
