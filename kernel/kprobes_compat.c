@@ -65,31 +65,33 @@ void arch_kretprobe_hijack(struct kretprobe_instance *ri,
 {
 	arch_prepare_kretprobe(ri, regs);
 }
-NOKPROBE_SYMBOL(arch_kretprobe_hijack);
 
-void __weak arch_kretprobe_fixup_return(struct pt_regs *regs,
-					kprobe_opcode_t *correct_ret_addr)
-{
-}
+NOKPROBE_SYMBOL(arch_kretprobe_hijack);
 
 /**
  * __kretprobe_trampoline_handler() - the arch trampoline's way in
  * @regs: registers as at the return
- * @frame_pointer: the frame arch_prepare_kretprobe() recorded in
- *	kretprobe_instance.fp
+ * @fp: the frame arch_prepare_kretprobe() recorded in kretprobe_instance.fp
  *
- * Runs the handlers of the returns of @frame_pointer (see
- * kretprobe_trampoline_return()) and lets the arch fix up @regs.
+ * Runs the handlers of the returns of @fp (see
+ * kretprobe_trampoline_return()), then lets the arch (parisc) put the
+ * real return address in its own place in @regs.
  *
  * Return: the address the probed function really returns to.
  */
-unsigned long __kretprobe_trampoline_handler(struct pt_regs *regs,
-					     void *frame_pointer)
+unsigned long __kretprobe_trampoline_handler(struct pt_regs *regs, void *fp)
 {
-	unsigned long ret = kretprobe_trampoline_return(regs, frame_pointer);
+	unsigned long to = kretprobe_trampoline_return(regs, fp);
 
-	arch_kretprobe_fixup_return(regs, (kprobe_opcode_t *)ret);
-	return ret;
+	arch_kretprobe_fixup_return(regs, (kprobe_opcode_t *)to);
+	return to;
 }
+
 NOKPROBE_SYMBOL(__kretprobe_trampoline_handler);
+
+/* Only parisc keeps the return address anywhere but the pc. */
+void __weak arch_kretprobe_fixup_return(struct pt_regs *regs,
+					kprobe_opcode_t *to)
+{
+}
 #endif

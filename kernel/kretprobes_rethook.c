@@ -40,6 +40,7 @@ static void kretprobe_rethook_return(struct rethook_node *node, void *data,
 	rp->handler(ri, regs);
 	reset_current_kprobe();
 }
+
 NOKPROBE_SYMBOL(kretprobe_rethook_return);
 
 /* The pre-handler of every kretprobe's kprobe. */
@@ -63,6 +64,7 @@ static int kretprobe_rethook_entry(struct kprobe *kp, struct pt_regs *regs)
 	rethook_hook(node, regs, kprobe_ftrace(kp));
 	return 0;
 }
+
 NOKPROBE_SYMBOL(kretprobe_rethook_entry);
 
 /**
@@ -248,6 +250,7 @@ bool is_kretprobe_trampoline(unsigned long addr)
 {
 	return is_rethook_trampoline(addr);
 }
+
 NOKPROBE_SYMBOL(is_kretprobe_trampoline);
 
 /**
@@ -275,4 +278,5 @@ NOKPROBE_SYMBOL(kretprobe_find_ret_addr);
 void kprobe_flush_task(struct task_struct *tk)
 {
 }
+
 NOKPROBE_SYMBOL(kprobe_flush_task);

@@ -31,6 +31,8 @@ struct notifier_block;
 
 int kprobe_exceptions_notify(struct notifier_block *self, unsigned long val,
 			     void *data);
+/* Is @p the arch's own probe on its kretprobe trampoline?  (powerpc) */
+int arch_trampoline_kprobe(struct kprobe *p);
 
 #ifdef CONFIG_KPROBES_ON_FTRACE
 /* The name the arch ftrace handlers test. */
@@ -58,22 +60,20 @@ void arch_prepare_kretprobe(struct kretprobe_instance *ri,
 void __kretprobe_trampoline(void);
 /* The trampoline of kernel/kretprobes.c is the arch's. */
 #define kretprobe_trampoline	__kretprobe_trampoline
-void arch_kretprobe_fixup_return(struct pt_regs *regs,
-				 kprobe_opcode_t *correct_ret_addr);
-unsigned long __kretprobe_trampoline_handler(struct pt_regs *regs,
-					     void *frame_pointer);
+void arch_kretprobe_fixup_return(struct pt_regs *regs, kprobe_opcode_t *to);
+unsigned long __kretprobe_trampoline_handler(struct pt_regs *regs, void *fp);
 
 /**
  * kretprobe_trampoline_handler() - a watched function returned
  * @regs: registers as at the return, built by the arch trampoline
- * @frame_pointer: the frame recorded by arch_prepare_kretprobe()
+ * @fp: the frame recorded by arch_prepare_kretprobe()
  *
  * Return: the address the function really returns to.
  */
 static nokprobe_inline unsigned long
-kretprobe_trampoline_handler(struct pt_regs *regs, void *frame_pointer)
+kretprobe_trampoline_handler(struct pt_regs *regs, void *fp)
 {
-	return __kretprobe_trampoline_handler(regs, frame_pointer);
+	return __kretprobe_trampoline_handler(regs, fp);
 }
 #endif
 

@@ -26,8 +26,9 @@ obj=$KP_BUILD/archcheck/kunit-$fl-$arch
 frag=$KP_BUILD/kunitconfig-$fl-$arch
 mkdir -p "$obj"
 # The workbench's common options, without the flavour's own (jprobes:
-# x86_64 and arm64 only).
-cat "$KP_TOOLS/configs/common.config" > "$frag"
+# x86_64 and arm64 only), and without CONFIG_PREEMPT: riscv has no
+# function tracer with it.
+grep -vx 'CONFIG_PREEMPT=y' "$KP_TOOLS/configs/common.config" > "$frag"
 
 log=$KP_BUILD/build-$fl-$arch.log
 kp_log "building $fl $arch KUnit kernel in $obj (log: $log)"

@@ -33,7 +33,10 @@ ac_arch() {
 	s390x) echo "s390 s390x-linux-gnu- defconfig" ;;
 	arm) echo "arm arm-linux-gnueabihf- multi_v7_defconfig" ;;
 	mips) echo "mips mips-linux-gnu- 32r2el_defconfig" ;;
-	*) kp_die "archcheck: unknown arch '$1' (riscv64 ppc64le s390x arm mips)" ;;
+	# ours' own arches, for a quick look that they stay out of the compat layer
+	x86_64) echo "x86 x86_64-linux-gnu- x86_64_defconfig" ;;
+	arm64) echo "arm64 aarch64-linux-gnu- defconfig" ;;
+	*) kp_die "archcheck: unknown arch '$1' (riscv64 ppc64le s390x arm mips x86_64 arm64)" ;;
 	esac
 }
 ac_objs() {
@@ -54,6 +57,8 @@ ac_objs() {
 		KPROBES:arch/arm/probes/kprobes/checkers-common.o
 		OPTPROBES:arch/arm/probes/kprobes/opt-arm.o" ;;
 	mips) echo "KPROBES:arch/mips/kernel/kprobes.o" ;;
+	x86_64) echo "KPROBES:arch/x86/kernel/kprobes/core.o" ;;
+	arm64) echo "KPROBES:arch/arm64/kernel/probes/kprobes.o" ;;
 	esac
 	# The core: upstream's, or ours and its compat layer.
 	echo "KPROBES:kernel/kprobes.o
@@ -61,6 +66,8 @@ ac_objs() {
 		KRETPROBES,!KRETPROBE_ON_RETHOOK:kernel/kretprobes.o
 		KRETPROBE_ON_RETHOOK:kernel/kretprobes_rethook.o
 		KPROBES_ON_FTRACE:kernel/kprobes_ftrace.o
+		OPTPROBES:kernel/kprobes_opt.o
+		JPROBES:kernel/jprobes.o
 		KPROBE_EVENTS:kernel/trace/trace_kprobe.o"
 }
 ac_want="KPROBES KRETPROBES KPROBE_EVENTS UPROBE_EVENTS OPTPROBES"
@@ -134,13 +141,34 @@ ac_one() {	# ac_one FLAVOUR ARCH: 0 when it builds
 	return 0
 }
 
-fails=0
+passes=0 fails=0
 for fl in $flavours; do
 	kp_check_flavour "$fl"
 	"$KP_TOOLS/stage.sh" "$fl" || kp_die "staging $fl failed"
 	for a in $arches; do
 		kp_log "archcheck: $fl $a ($mode)"
-		ac_one "$fl" "$a" || fails=$((fails + 1))
+		if ac_one "$fl" "$a"; then
+			passes=$((passes + 1))
+		else
+			fails=$((fails + 1))
+		fi
 	done
 done
+
+# The riscv64 boot: KUnit, ours and upstream (not in the fast mode).
+case " $arches " in *" riscv64 "*) boot=1 ;; *) boot=0 ;; esac
+if [ "$fast" != 1 ] && [ $boot = 1 ] && [ "${KP_ARCHCHECK_KUNIT:-1}" = 1 ]; then
+	for fl in $flavours; do
+		kp_log "archcheck: $fl riscv64 KUnit boot"
+		out=$("$KP_TOOLS/archcheck-kunit.sh" "$fl" riscv64)
+		rc=$?
+		echo "$out"
+		p=$(grep -c ' PASS' <<< "$out")
+		f=$(grep -c ' FAIL' <<< "$out")
+		passes=$((passes + p))
+		fails=$((fails + f))
+		[ $rc != 0 ] && [ "$f" = 0 ] && fails=$((fails + 1))
+	done
+fi
+echo "archcheck: $passes passed, $fails failed"
 [ $fails = 0 ]
