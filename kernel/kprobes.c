@@ -100,7 +100,9 @@ static bool kprobes_ready;
 
 DEFINE_PER_CPU(struct kprobe *, current_kprobe);
 EXPORT_PER_CPU_SYMBOL_GPL(current_kprobe);
+#ifndef CONFIG_KPROBES_COMPAT	/* there the arch defines its own */
 DEFINE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
+#endif
 DEFINE_PER_CPU(unsigned long, kprobe_step_trap_count);
 
 static int site_pre_handler(struct kprobe *sp, struct pt_regs *regs);
@@ -299,7 +301,7 @@ void kprobe_busy_begin(void)
 {
 	preempt_disable();
 	__this_cpu_write(current_kprobe, &kprobe_busy);
-	get_kprobe_ctlblk()->status = KPROBE_HIT_ACTIVE;
+	kprobe_set_status(KPROBE_HIT_ACTIVE);
 }
 
 NOKPROBE_SYMBOL(kprobe_busy_begin);
@@ -1208,7 +1210,7 @@ static struct kprobe_site *site_create(struct kprobe *p)
 		site->kp.flags |= KPROBE_FLAG_FTRACE;
 		ret = kprobe_ftrace_prepare(&site->kp);
 	} else {
-		ret = arch_prepare_kprobe(&site->kp);
+		ret = kprobe_arch_prepare(&site->kp);
 	}
 	if (ret) {
 		kfree(site);
@@ -1800,12 +1802,19 @@ static int __init init_kprobes(void)
 	mutex_unlock(&kprobe_mutex);
 	if (ret)
 		pr_err("cannot build the blacklist (%d)\n", ret);
+	/*
+	 * The arch code of KPROBES_COMPAT registers probes of its own (on
+	 * its kretprobe trampoline) from arch_init_kprobes().
+	 */
+	if (IS_ENABLED(CONFIG_KPROBES_COMPAT))
+		WRITE_ONCE(kprobes_ready, true);
 	ret = arch_init_kprobes();
 #ifdef CONFIG_MODULES
 	if (!ret)
 		ret = register_module_notifier(&kprobes_module_nb);
 #endif
 	if (ret) {
+		WRITE_ONCE(kprobes_ready, false);
 		pr_err("disabled (%d)\n", ret);
 		return ret;
 	}

@@ -15,6 +15,16 @@ extern struct mutex kprobe_mutex;
 /* Takes kprobe_mutex (kretprobes, which must not trust their own fields). */
 bool kprobe_registered(struct kprobe *p);
 
+#ifdef CONFIG_KPROBES_COMPAT
+/* arch_prepare_kprobe() under text_mutex, which that arch code expects */
+int kprobe_arch_prepare(struct kprobe *sp);
+#else
+static inline int kprobe_arch_prepare(struct kprobe *sp)
+{
+	return arch_prepare_kprobe(sp);
+}
+#endif
+
 #ifdef CONFIG_KPROBES_ON_FTRACE
 /* Add (remove) a site to the kprobes ftrace_ops: errno when ftrace refuses. */
 int kprobe_ftrace_arm(struct kprobe *sp);

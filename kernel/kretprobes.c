@@ -29,6 +29,7 @@
 #include <linux/llist.h>
 #include <linux/bug.h>
 #include <linux/export.h>
+#include <asm/sections.h>
 
 #include "kprobes_internal.h"
 
@@ -289,7 +290,8 @@ NOKPROBE_SYMBOL(kretprobe_trampoline_return);
  */
 bool is_kretprobe_trampoline(unsigned long addr)
 {
-	return addr == (unsigned long)kretprobe_trampoline;
+	return addr ==
+	       (unsigned long)dereference_kernel_function_descriptor(kretprobe_trampoline);
 }
 
 NOKPROBE_SYMBOL(is_kretprobe_trampoline);

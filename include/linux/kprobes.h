@@ -278,8 +278,13 @@ static inline void wait_for_kprobe_optimizer(void)
 }
 #endif
 
-/* Trap handler: the probe's fault_handler (arch code). */
+/*
+ * Trap handler: the probe's fault_handler (arch code).  The
+ * architectures of KPROBES_COMPAT declare their own, in <asm/kprobes.h>.
+ */
+#ifndef CONFIG_KPROBES_COMPAT
 int kprobe_fault_handler(struct pt_regs *regs, int trapnr);
+#endif
 
 #else /* !CONFIG_KPROBES */
 
@@ -624,6 +629,22 @@ unsigned long kprobe_step_traps(void);
 unsigned long kprobe_percpu_sum(unsigned long __percpu *counter);
 
 /**
+ * kprobe_set_status() - what this CPU does for its running probe
+ * @status: KPROBE_HIT_*
+ *
+ * The control block of the architectures of KPROBES_COMPAT is theirs,
+ * with the field under its historical name.
+ */
+static nokprobe_inline void kprobe_set_status(unsigned long status)
+{
+#ifdef CONFIG_KPROBES_COMPAT
+	get_kprobe_ctlblk()->kprobe_status = status;
+#else
+	get_kprobe_ctlblk()->status = status;
+#endif
+}
+
+/**
  * reset_current_kprobe() - this CPU no longer handles a probe
  */
 static nokprobe_inline void reset_current_kprobe(void)
@@ -649,7 +670,7 @@ static __always_inline bool kprobe_enter(struct kprobe *p)
 		return false;
 	}
 	__this_cpu_write(current_kprobe, p);
-	get_kprobe_ctlblk()->status = KPROBE_HIT_ACTIVE;
+	kprobe_set_status(KPROBE_HIT_ACTIVE);
 	return true;
 }
 
@@ -727,6 +748,10 @@ void kprobe_unregister_begin(struct kprobe *p);
 void kprobe_unregister_end(struct kprobe *p);
 void kprobe_busy_begin(void);
 void kprobe_busy_end(void);
+
+#ifdef CONFIG_KPROBES_COMPAT
+#include <linux/kprobes_compat.h>
+#endif
 
 #endif /* CONFIG_KPROBES */
 

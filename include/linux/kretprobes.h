@@ -49,6 +49,8 @@ typedef int (*kretprobe_handler_t)(struct kretprobe_instance *,
  * @nmissed: returns not watched because no instance was free
  * @data_size: bytes of private data in each instance
  * @pool: private to the implementation
+ * @rh: instead of @pool with CONFIG_KRETPROBE_ON_RETHOOK: the rethook
+ *	the instances come from
  */
 struct kretprobe {
 	struct kprobe kp;
@@ -57,7 +59,11 @@ struct kretprobe {
 	size_t data_size;
 	int maxactive;
 	int nmissed;
+#ifdef CONFIG_KRETPROBE_ON_RETHOOK
+	struct rethook *rh;
+#else
 	struct kretprobe_pool *pool;
+#endif
 };
 
 /**
@@ -68,14 +74,20 @@ struct kretprobe {
  * @fp: where the return was hijacked: on x86 the stack slot of the return
  *	address, on arm64 the caller's frame pointer at the entry
  * @task: the task that made the call
+ * @node: instead of the fields above with CONFIG_KRETPROBE_ON_RETHOOK:
+ *	the instance as a rethook shadow-stack entry
  * @data: @data_size bytes of private data
  */
 struct kretprobe_instance {
+#ifdef CONFIG_KRETPROBE_ON_RETHOOK
+	struct rethook_node node;
+#else
 	struct llist_node llist;
 	struct kretprobe_pool *pool;
 	kprobe_opcode_t *ret_addr;
 	void *fp;
 	struct task_struct *task;
+#endif
 	char data[];
 };
 

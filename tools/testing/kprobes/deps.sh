@@ -5,7 +5,9 @@
 #
 # ARCHES (default "x86_64 arm64") says which architectures to prepare:
 # the arm64 cross compiler, QEMU and busybox (for which the arm64 dpkg
-# architecture is added) only when arm64 is among them.
+# architecture is added) only when arm64 is among them; the cross
+# compilers of make archcheck (riscv64 ppc64le s390x arm mips) only when
+# they are.
 #
 # The base is Debian's linux-source-6.12 at KP_BASE_VERSION (lib.sh).  When
 # Debian no longer serves that version, the 6.12.y it serves is used
@@ -21,6 +23,17 @@ pkgs=(gcc make flex bison bc libelf-dev libssl-dev cpio kmod rsync xz-utils
       python3 perl ccache sparse qemu-system-x86 busybox-static git
       python3-sphinx python3-sphinx-rtd-theme python3-yaml)
 [ $arm64 = 1 ] && pkgs+=(qemu-system-arm gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu)
+# The other architectures of make archcheck: cross compilers only when
+# asked for, and QEMU with OpenSBI for the riscv64 KUnit boot.
+for a in $arches; do
+	case $a in
+	riscv64) pkgs+=(gcc-riscv64-linux-gnu binutils-riscv64-linux-gnu qemu-system-misc opensbi) ;;
+	ppc64le) pkgs+=(gcc-powerpc64le-linux-gnu binutils-powerpc64le-linux-gnu) ;;
+	s390x) pkgs+=(gcc-s390x-linux-gnu binutils-s390x-linux-gnu) ;;
+	arm) pkgs+=(gcc-arm-linux-gnueabihf binutils-arm-linux-gnueabihf) ;;
+	mips) pkgs+=(gcc-mips-linux-gnu binutils-mips-linux-gnu) ;;
+	esac
+done
 
 missing=()
 for p in "${pkgs[@]}"; do

@@ -1,0 +1,174 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# archcheck.sh: the architectures other than x86_64 and arm64 keep
+# kprobes (issue 15).  For each architecture of ARCHES and each flavour
+# of FLAVOURS: the arch's defconfig plus KPROBES, KRETPROBES,
+# KPROBE_EVENTS, UPROBE_EVENTS and OPTPROBES where it has them, cross
+# built with Debian's cross compiler.
+#
+#   KP_ARCHCHECK_FAST=1  compile only the kprobes objects (kernel/kprobes*.o,
+#                        kernel/kretprobes*.o, the arch's kprobes objects,
+#                        kernel/trace/trace_kprobe.o); link nothing
+#   otherwise            build vmlinux
+#
+# ARCHES (default: riscv64 ppc64le s390x arm mips), FLAVOURS (default:
+# "ours upstream").  Build directories: $KP_BUILD/archcheck/FLAVOUR-ARCH.
+# One line per build: "ARCHCHECK FLAVOUR:ARCH:MODE PASS|FAIL", the
+# options the config ended up with, and the log on failure.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+arches=${ARCHES:-riscv64 ppc64le s390x arm mips}
+flavours=${FLAVOURS:-ours upstream}
+fast=${KP_ARCHCHECK_FAST:-0}
+mode=vmlinux
+[ "$fast" = 1 ] && mode=fast
+
+# arch -> kernel ARCH, cross compiler prefix, defconfig target, and the
+# arch's kprobes objects ("SYMS:object": built when each CONFIG_SYM of the
+# comma-separated SYMS is y, or is not when written !SYM).
+ac_arch() {
+	case $1 in
+	riscv64) echo "riscv riscv64-linux-gnu- defconfig" ;;
+	ppc64le) echo "powerpc powerpc64le-linux-gnu- ppc64le_defconfig" ;;
+	s390x) echo "s390 s390x-linux-gnu- defconfig" ;;
+	arm) echo "arm arm-linux-gnueabihf- multi_v7_defconfig" ;;
+	mips) echo "mips mips-linux-gnu- 32r2el_defconfig" ;;
+	# ours' own arches, for a quick look that they stay out of the compat layer
+	x86_64) echo "x86 x86_64-linux-gnu- x86_64_defconfig" ;;
+	arm64) echo "arm64 aarch64-linux-gnu- defconfig" ;;
+	*) kp_die "archcheck: unknown arch '$1' (riscv64 ppc64le s390x arm mips x86_64 arm64)" ;;
+	esac
+}
+ac_objs() {
+	case $1 in
+	riscv64) echo "KPROBES:arch/riscv/kernel/probes/kprobes.o
+		KPROBES:arch/riscv/kernel/probes/decode-insn.o
+		KPROBES:arch/riscv/kernel/probes/simulate-insn.o
+		RETHOOK:arch/riscv/kernel/probes/rethook.o" ;;
+	ppc64le) echo "KPROBES:arch/powerpc/kernel/kprobes.o
+		KPROBES_ON_FTRACE:arch/powerpc/kernel/kprobes-ftrace.o
+		OPTPROBES:arch/powerpc/kernel/optprobes.o
+		RETHOOK:arch/powerpc/kernel/rethook.o" ;;
+	s390x) echo "KPROBES:arch/s390/kernel/kprobes.o
+		RETHOOK:arch/s390/kernel/rethook.o
+		KPROBES:arch/s390/kernel/ftrace.o" ;;
+	arm) echo "KPROBES:arch/arm/probes/kprobes/core.o
+		KPROBES:arch/arm/probes/kprobes/actions-common.o
+		KPROBES:arch/arm/probes/kprobes/checkers-common.o
+		OPTPROBES:arch/arm/probes/kprobes/opt-arm.o" ;;
+	mips) echo "KPROBES:arch/mips/kernel/kprobes.o" ;;
+	x86_64) echo "KPROBES:arch/x86/kernel/kprobes/core.o" ;;
+	arm64) echo "KPROBES:arch/arm64/kernel/probes/kprobes.o" ;;
+	esac
+	# The core: upstream's, or ours and its compat layer.
+	echo "KPROBES:kernel/kprobes.o
+		KPROBES_COMPAT:kernel/kprobes_compat.o
+		KRETPROBES,!KRETPROBE_ON_RETHOOK:kernel/kretprobes.o
+		KRETPROBE_ON_RETHOOK:kernel/kretprobes_rethook.o
+		KPROBES_ON_FTRACE:kernel/kprobes_ftrace.o
+		OPTPROBES:kernel/kprobes_opt.o
+		JPROBES:kernel/jprobes.o
+		KPROBE_EVENTS:kernel/trace/trace_kprobe.o"
+}
+ac_want="KPROBES KRETPROBES KPROBE_EVENTS UPROBE_EVENTS OPTPROBES"
+
+ac_config() {	# ac_config FLAVOUR ARCH: the config's kprobes options, one line
+	local o=$1 s v out=
+	for s in $ac_want KPROBES_COMPAT KRETPROBE_ON_RETHOOK KPROBES_ON_FTRACE; do
+		v=$(sed -n "s/^CONFIG_$s=//p" "$o/.config")
+		out+=" $s=${v:-n}"
+	done
+	echo "${out# }"
+}
+
+ac_wanted() {	# ac_wanted CONFIG SYMS
+	local s
+	for s in ${2//,/ }; do
+		case $s in
+		!*) ! grep -q "^CONFIG_${s#!}=y" "$1" || return 1 ;;
+		*) grep -q "^CONFIG_$s=y" "$1" || return 1 ;;
+		esac
+	done
+}
+
+ac_one() {	# ac_one FLAVOUR ARCH: 0 when it builds
+	local fl=$1 a=$2 karch cross defc src obj log objs=() line f
+	read -r karch cross defc < <(ac_arch "$a")
+	command -v "${cross}gcc" >/dev/null || {
+		echo "ARCHCHECK $fl:$a:$mode FAIL no ${cross}gcc (ARCHES=$a tools/testing/kprobes/deps.sh)"
+		return 1
+	}
+	src=$(kp_src "$fl")
+	obj=$KP_BUILD/archcheck/$fl-$a
+	log=$KP_BUILD/archcheck-$fl-$a.log
+	mkdir -p "$obj"
+	# shellcheck disable=SC2317
+	mk() {
+		nice -n 19 make -C "$src" O="$obj" ARCH="$karch" CROSS_COMPILE="$cross" \
+			CC="ccache ${cross}gcc" -j"$KP_JOBS" "$@"
+	}
+	{
+		mk "$defc" &&
+		"$src/scripts/config" --file "$obj/.config" \
+			-e KPROBES -e KRETPROBES -e FTRACE -e KPROBE_EVENTS \
+			-e UPROBES -e UPROBE_EVENTS -e OPTPROBES &&
+		mk olddefconfig
+	} > "$log" 2>&1 || {
+		echo "ARCHCHECK $fl:$a:$mode FAIL config (see $log)"
+		return 1
+	}
+	if [ "$fast" = 1 ]; then
+		while read -r line; do
+			f=${line#*:}
+			ac_wanted "$obj/.config" "${line%%:*}" && objs+=("$f")
+		done < <(ac_objs "$a" | tr -d '\t')
+		# Only the flavour's own files: upstream has no kprobes_compat.c.
+		for f in "${!objs[@]}"; do
+			[ -f "$src/${objs[$f]%.o}.c" ] || [ -f "$src/${objs[$f]%.o}.S" ] ||
+				unset 'objs[f]'
+		done
+		mk prepare "${objs[@]}" >> "$log" 2>&1
+	else
+		mk vmlinux >> "$log" 2>&1
+	fi || {
+		echo "ARCHCHECK $fl:$a:$mode FAIL build (see $log)"
+		grep -E 'error:|Error [0-9]|undefined reference' "$log" | head -20 | sed 's/^/    /'
+		return 1
+	}
+	echo "ARCHCHECK $fl:$a:$mode PASS"
+	echo "    $(ac_config "$obj")"
+	[ "$fast" = 1 ] && echo "    compiled: ${objs[*]}"
+	return 0
+}
+
+passes=0 fails=0
+for fl in $flavours; do
+	kp_check_flavour "$fl"
+	"$KP_TOOLS/stage.sh" "$fl" || kp_die "staging $fl failed"
+	for a in $arches; do
+		kp_log "archcheck: $fl $a ($mode)"
+		if ac_one "$fl" "$a"; then
+			passes=$((passes + 1))
+		else
+			fails=$((fails + 1))
+		fi
+	done
+done
+
+# The riscv64 boot: KUnit, ours and upstream (not in the fast mode).
+case " $arches " in *" riscv64 "*) boot=1 ;; *) boot=0 ;; esac
+if [ "$fast" != 1 ] && [ $boot = 1 ] && [ "${KP_ARCHCHECK_KUNIT:-1}" = 1 ]; then
+	for fl in $flavours; do
+		kp_log "archcheck: $fl riscv64 KUnit boot"
+		out=$("$KP_TOOLS/archcheck-kunit.sh" "$fl" riscv64)
+		rc=$?
+		echo "$out"
+		p=$(grep -c ' PASS' <<< "$out")
+		f=$(grep -c ' FAIL' <<< "$out")
+		passes=$((passes + p))
+		fails=$((fails + f))
+		[ $rc != 0 ] && [ "$f" = 0 ] && fails=$((fails + 1))
+	done
+fi
+echo "archcheck: $passes passed, $fails failed"
+[ $fails = 0 ]
