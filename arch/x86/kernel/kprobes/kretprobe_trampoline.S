@@ -46,13 +46,22 @@ SYM_CODE_START(kretprobe_trampoline)
 	addq	$FRAME_SIZE, %rsp
 	RET
 SYM_CODE_END(kretprobe_trampoline)
-#else /* i386: the same, with regparm(3) (the argument in %eax) */
+#else
+/*
+ * i386: the same, with regparm(3) (the argument in %eax), and a frame
+ * record (the caller's %ebp) pushed right under the slot: the frame
+ * pointer unwinder (i386 has no ORC) goes from kretprobe_x86_return()
+ * to the slot, and finds the real return address the C half writes
+ * there before it runs the handler.
+ */
 SYM_CODE_START(kretprobe_trampoline)
 	ANNOTATE_NOENDBR
 	pushl	$kretprobe_trampoline
+	pushl	%ebp
 
 	subl	$PTREGS_SIZE, %esp
 	KPROBE_SAVE_GPRS
+	leal	PTREGS_SIZE(%esp), %ebp
 	pushfl
 	popl	%eax
 	movl	%eax, PT_EFLAGS(%esp)
@@ -60,10 +69,10 @@ SYM_CODE_START(kretprobe_trampoline)
 
 	movl	%esp, %eax
 	call	kretprobe_x86_return
-	movl	%eax, PTREGS_SIZE(%esp)
+	movl	%eax, PTREGS_SIZE+4(%esp)
 
 	KPROBE_RESTORE_GPRS
-	addl	$PTREGS_SIZE, %esp
+	addl	$PTREGS_SIZE+4, %esp
 	RET
 SYM_CODE_END(kretprobe_trampoline)
 #endif
