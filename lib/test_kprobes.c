@@ -1041,6 +1041,28 @@ static unsigned long kpt_x86_fnptr __used = (unsigned long)kpt_x86_leaf;
 #define KPT_END(name)	"	.size " #name ", . - " #name "\n"
 #define KPT_LABEL(name)	"	.globl " #name "\n" #name ":\n"
 
+/*
+ * What differs on i386: asmlinkage takes the argument on the stack, and
+ * there is no RIP-relative addressing (an absolute disp32 instead).
+ */
+#ifdef CONFIG_X86_64
+#define KPT_PCREL	"(%rip)"
+#define KPT_ARG		"%edi"
+#define KPT_ARG_LONG	"%rdi"
+#define KPT_AX		"%rax"
+#define KPT_CX		"%rcx"
+#define KPT_TEST_ARG	"	testl %edi, %edi\n"
+#define KPT_INSN10	"	movabsq $0x1122334455667788, %rax\n"
+#else
+#define KPT_PCREL	""
+#define KPT_ARG		"4(%esp)"
+#define KPT_ARG_LONG	"4(%esp)"
+#define KPT_AX		"%eax"
+#define KPT_CX		"%ecx"
+#define KPT_TEST_ARG	"	cmpl $0, 4(%esp)\n"
+#define KPT_INSN10	"	movl $0x11223344, 0x55667788\n"
+#endif
+
 asm("	.pushsection .text, \"ax\"\n"
 KPT_FUNC(kpt_x86_leaf)
 "	movl $41, %eax\n"
@@ -1049,20 +1071,20 @@ KPT_END(kpt_x86_leaf)
 
 /* first instruction RIP-relative: stepped or boosted with a fixup */
 KPT_FUNC(kpt_x86_riprel)
-"	movl kpt_x86_val(%rip), %eax\n"
-"	addl %edi, %eax\n"
+"	movl kpt_x86_val" KPT_PCREL ", %eax\n"
+"	addl " KPT_ARG ", %eax\n"
 	ASM_RET
 KPT_END(kpt_x86_riprel)
 
 KPT_FUNC(kpt_x86_call)
 "	call kpt_x86_leaf\n"
-"	addl %edi, %eax\n"
+"	addl " KPT_ARG ", %eax\n"
 	ASM_RET
 KPT_END(kpt_x86_call)
 
 KPT_FUNC(kpt_x86_jcc)
 "	movl $1, %eax\n"
-"	testl %edi, %edi\n"
+	KPT_TEST_ARG
 KPT_LABEL(kpt_x86_jcc_insn)
 "	jnz 1f\n"
 "	movl $2, %eax\n"
@@ -1072,32 +1094,32 @@ KPT_END(kpt_x86_jcc)
 
 KPT_FUNC(kpt_x86_loop)
 "	xorl %eax, %eax\n"
-"	movq %rdi, %rcx\n"
-"2:	incq %rax\n"
+"	mov " KPT_ARG_LONG ", " KPT_CX "\n"
+"2:	inc " KPT_AX "\n"
 KPT_LABEL(kpt_x86_loop_insn)
 "	loop 2b\n"
 	ASM_RET
 KPT_END(kpt_x86_loop)
 
 KPT_FUNC(kpt_x86_icall_reg)
-"	leaq kpt_x86_leaf(%rip), %rax\n"
+"	lea kpt_x86_leaf" KPT_PCREL ", " KPT_AX "\n"
 KPT_LABEL(kpt_x86_icall_insn)
 	ANNOTATE_RETPOLINE_SAFE
-"	call *%rax\n"
-"	addl %edi, %eax\n"
+"	call *" KPT_AX "\n"
+"	addl " KPT_ARG ", %eax\n"
 	ASM_RET
 KPT_END(kpt_x86_icall_reg)
 
 KPT_FUNC(kpt_x86_icall_mem)
 	ANNOTATE_RETPOLINE_SAFE
-"	call *kpt_x86_fnptr(%rip)\n"
-"	addl %edi, %eax\n"
+"	call *kpt_x86_fnptr" KPT_PCREL "\n"
+"	addl " KPT_ARG ", %eax\n"
 	ASM_RET
 KPT_END(kpt_x86_icall_mem)
 
 KPT_FUNC(kpt_x86_pushf)
-"	pushfq\n"
-"	popq %rax\n"
+"	pushf\n"
+"	pop " KPT_AX "\n"
 	ASM_RET
 KPT_END(kpt_x86_pushf)
 
@@ -1109,7 +1131,7 @@ KPT_END(kpt_x86_ret)
 
 /* never called: a 10-byte instruction, then one that cannot be stepped */
 KPT_FUNC(kpt_x86_bad)
-"	movabsq $0x1122334455667788, %rax\n"
+	KPT_INSN10
 "3:	hlt\n"
 "	jmp 3b\n"
 KPT_END(kpt_x86_bad)

@@ -37,6 +37,18 @@
 #include <asm/ibt.h>
 #include <asm/nospec-branch.h>
 
+/*
+ * The argument: in %edi on x86_64, on the stack on i386 (asmlinkage),
+ * where the targets' first instruction is then 4 bytes long instead of 2.
+ */
+#ifdef CONFIG_X86_64
+#define KPO_ARG		"%edi"
+#define KPO_ARG_LEN	2
+#else
+#define KPO_ARG		"4(%esp)"
+#define KPO_ARG_LEN	4
+#endif
+
 asmlinkage int kpo_opt(int x);
 asmlinkage int kpo_jump_in(int x);
 asmlinkage int kpo_call(int x);
@@ -52,7 +64,7 @@ asmlinkage int kpo_leaf(int x);
 asm("	.pushsection .text, \"ax\"\n"
 /* (x + 3) * 5: the probe's region is the mov and the add */
 KPO_FUNC(kpo_opt)
-"	movl %edi, %eax\n"
+"	movl " KPO_ARG ", %eax\n"
 "	addl $3, %eax\n"
 "	imull $5, %eax, %eax\n"
 "	addl $0, %eax\n"
@@ -61,7 +73,7 @@ KPO_END(kpo_opt)
 
 /* max(x + 1, 10): the loop jumps back into the probe's region */
 KPO_FUNC(kpo_jump_in)
-"	movl %edi, %eax\n"
+"	movl " KPO_ARG ", %eax\n"
 "1:	addl $1, %eax\n"
 "	cmpl $10, %eax\n"
 "	jl 1b\n"
@@ -75,7 +87,7 @@ KPO_END(kpo_leaf)
 
 /* x + 1, through a call inside the probe's region */
 KPO_FUNC(kpo_call)
-"	movl %edi, %eax\n"
+"	movl " KPO_ARG ", %eax\n"
 "	call kpo_leaf\n"
 	ASM_RET
 KPO_END(kpo_call)
@@ -102,7 +114,7 @@ static unsigned long kpo_entry(const char *name)
 /* Offset in kpo_opt of its second instruction (no symbol of its own) */
 static unsigned int __maybe_unused kpo_second_offset(void)
 {
-	return kpo_entry("kpo_opt") - kpo_sym("kpo_opt") + 2;
+	return kpo_entry("kpo_opt") - kpo_sym("kpo_opt") + KPO_ARG_LEN;
 }
 #endif /* CONFIG_X86 */
 

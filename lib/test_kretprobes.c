@@ -790,7 +790,12 @@ asm("	.pushsection .text, \"ax\"\n"
 "	.type krt_tail_b, @function\n"
 "krt_tail_b:\n"
 	ASM_ENDBR
+#ifdef CONFIG_X86_64
 "	leal 5(%rdi), %eax\n"
+#else	/* i386: asmlinkage takes the argument on the stack */
+"	movl 4(%esp), %eax\n"
+"	addl $5, %eax\n"
+#endif
 	ASM_RET
 "	.size krt_tail_b, . - krt_tail_b\n"
 "	.popsection\n");

@@ -47,11 +47,11 @@ kp_die() { printf '[kprobes] error: %s\n' "$*" >&2; exit 1; }
 
 kp_src() { echo "$KP_BUILD/src-$1"; }            # flavour
 kp_obj() { echo "$KP_BUILD/obj-$1-$2"; }         # flavour arch
-kp_karch() { case $1 in x86_64) echo x86_64 ;; arm64) echo arm64 ;; *) kp_die "unknown arch $1" ;; esac; }
+kp_karch() { case $1 in x86_64) echo x86_64 ;; i386) echo i386 ;; arm64) echo arm64 ;; *) kp_die "unknown arch $1" ;; esac; }
 kp_cross() { case $1 in arm64) echo aarch64-linux-gnu- ;; *) echo "" ;; esac; }
 kp_image() {
 	case $1 in
-	x86_64) echo arch/x86/boot/bzImage ;;
+	x86_64|i386) echo arch/x86/boot/bzImage ;;
 	arm64) echo arch/arm64/boot/Image ;;
 	esac
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * x86_64 kprobes: breakpoint probes.
+ * x86 kprobes: breakpoint probes (x86_64 and i386).
  *
  * A probe is an int3 on the first byte of the probed instruction.  On a
  * hit, kprobe_int3_handler() runs the site's pre_handler, then executes
@@ -175,8 +175,8 @@ static int classify_indirect(struct insn *insn, struct arch_specific_insn *ai)
 	if (insn->rex_prefix.nbytes &&
 	    (insn->rex_prefix.bytes[0] & 0xf0) != 0x40)
 		return -EINVAL;		/* REX2: not handled */
-	if (insn->addr_bytes != 8)
-		return -EINVAL;
+	if (insn->addr_bytes != sizeof(long))
+		return -EINVAL;		/* 32-bit (or i386's 16-bit) addressing */
 	for_each_insn_prefix(insn, i, prefix)
 		if (prefix == 0x64 || prefix == 0x65)
 			return -EINVAL;		/* fs/gs-relative operand */
@@ -224,6 +224,39 @@ static bool refused_two_byte(u8 op)
 	return false;
 }
 
+/*
+ * i386 only (invalid, or VEX, in 64-bit mode): far branches, and loads of
+ * segment registers (pop %ss has the shadow of mov to %ss; the others are
+ * refused with it, as 0x8e is).
+ */
+static bool refused_i386(struct insn *insn)
+{
+	u8 op = insn->opcode.bytes[0];
+
+	if (insn->opcode.nbytes == 2 && op == 0x0f)
+		switch (insn->opcode.bytes[1]) {
+		case 0xa1:	/* pop %fs */
+		case 0xa9:	/* pop %gs */
+		case 0xb2:	/* lss */
+		case 0xb4:	/* lfs */
+		case 0xb5:	/* lgs */
+			return true;
+		}
+	if (insn->opcode.nbytes != 1)
+		return false;
+	switch (op) {
+	case 0x07:	/* pop %es */
+	case 0x17:	/* pop %ss */
+	case 0x1f:	/* pop %ds */
+	case 0x9a:	/* lcall ptr16:32 */
+	case 0xea:	/* ljmp ptr16:32 */
+	case 0xc4:	/* les (VEX was handled before) */
+	case 0xc5:	/* lds */
+		return true;
+	}
+	return false;
+}
+
 static int classify(struct insn *insn, struct arch_specific_insn *ai)
 {
 	u8 op = insn->opcode.bytes[0];
@@ -239,6 +272,8 @@ static int classify(struct insn *insn, struct arch_specific_insn *ai)
 	/* VEX/EVEX/XOP opcodes are not branches: run them out of line. */
 	if (insn->vex_prefix.nbytes)
 		return 0;
+	if (IS_ENABLED(CONFIG_X86_32) && refused_i386(insn))
+		return -EINVAL;
 	if (insn->opcode.nbytes == 1) {
 		if (refused_one_byte(op))
 			return -EINVAL;
@@ -248,7 +283,7 @@ static int classify(struct insn *insn, struct arch_specific_insn *ai)
 			ai->cc = op & 0xf;
 			break;
 		case 0xe0 ... 0xe3:
-			if (insn->addr_bytes != 8)
+			if (insn->addr_bytes != sizeof(long))
 				return -EINVAL;
 			ai->kind = KPX_LOOP;
 			ai->cc = op;
@@ -613,15 +648,22 @@ kprobe_opcode_t *arch_adjust_kprobe_addr(unsigned long addr,
  * Hit path
  */
 
+/*
+ * ModRM/SIB register numbers to pt_regs.  i386 has no REX, so only the
+ * first eight are ever asked for there; its kernel-mode trap frame has a
+ * valid regs->sp (entry_32.S completes it), as x86_64's.
+ */
 static const u16 gpr_offset[16] = {
 	offsetof(struct pt_regs, ax), offsetof(struct pt_regs, cx),
 	offsetof(struct pt_regs, dx), offsetof(struct pt_regs, bx),
 	offsetof(struct pt_regs, sp), offsetof(struct pt_regs, bp),
 	offsetof(struct pt_regs, si), offsetof(struct pt_regs, di),
+#ifdef CONFIG_X86_64
 	offsetof(struct pt_regs, r8), offsetof(struct pt_regs, r9),
 	offsetof(struct pt_regs, r10), offsetof(struct pt_regs, r11),
 	offsetof(struct pt_regs, r12), offsetof(struct pt_regs, r13),
 	offsetof(struct pt_regs, r14), offsetof(struct pt_regs, r15),
+#endif
 };
 
 static unsigned long gpr(struct pt_regs *regs, unsigned int n)
@@ -664,7 +706,8 @@ static bool indirect_target(struct arch_specific_insn *ai,
 		if (!((base & 7) == 5 && mod == 0))
 			ea += gpr(regs, base);
 	} else if ((rm & 7) == 5 && mod == 0) {
-		ea = next;
+		/* RIP-relative on x86_64, an absolute disp32 on i386 */
+		ea = IS_ENABLED(CONFIG_X86_64) ? next : 0;
 	} else {
 		ea = gpr(regs, rm);
 	}

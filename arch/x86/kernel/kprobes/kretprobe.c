@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * x86_64 side of kretprobes: hijacking the return address at a function's
+ * x86 side of kretprobes: hijacking the return address at a function's
  * entry and the C half of the trampoline (kretprobe_trampoline.S).
  */
 #include <linux/kprobes.h>
@@ -39,7 +39,8 @@ bool arch_kretprobe_refused(unsigned long func)
 
 /*
  * Called by kretprobe_trampoline with the general registers saved in
- * @regs, right under the slot that held the return address.  Completes
+ * @regs, right under the slot that held the return address (on i386 a
+ * frame record, one word, lies between them).  Completes
  * @regs as they stood after the function's RET and returns where the
  * function really returns.
  *
@@ -52,7 +53,8 @@ bool arch_kretprobe_refused(unsigned long func)
  */
 __visible unsigned long kretprobe_x86_return(struct pt_regs *regs)
 {
-	unsigned long *slot = (unsigned long *)(regs + 1);
+	unsigned long *slot = (unsigned long *)(regs + 1) +
+			      IS_ENABLED(CONFIG_X86_32);
 	struct llist_node *cur = NULL;
 	unsigned long real;
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The x86_64 kretprobe trampoline.
+ * The x86 kretprobe trampoline (x86_64, and i386 below).
  *
  * A kretprobed function's RET lands here instead of in its caller (see
  * arch_kretprobe_hijack()).  No breakpoint: the trampoline rebuilds the
@@ -17,6 +17,7 @@
 #include "trampoline_regs.S"
 
 	.text
+#ifdef CONFIG_X86_64
 SYM_CODE_START(kretprobe_trampoline)
 	/*
 	 * Only ever reached by a RET: no ENDBR needed, none wanted.  Until
@@ -45,4 +46,34 @@ SYM_CODE_START(kretprobe_trampoline)
 	addq	$FRAME_SIZE, %rsp
 	RET
 SYM_CODE_END(kretprobe_trampoline)
+#else
+/*
+ * i386: the same, with regparm(3) (the argument in %eax), and a frame
+ * record (the caller's %ebp) pushed right under the slot: the frame
+ * pointer unwinder (i386 has no ORC) goes from kretprobe_x86_return()
+ * to the slot, and finds the real return address the C half writes
+ * there before it runs the handler.
+ */
+SYM_CODE_START(kretprobe_trampoline)
+	ANNOTATE_NOENDBR
+	pushl	$kretprobe_trampoline
+	pushl	%ebp
+
+	subl	$PTREGS_SIZE, %esp
+	KPROBE_SAVE_GPRS
+	leal	PTREGS_SIZE(%esp), %ebp
+	pushfl
+	popl	%eax
+	movl	%eax, PT_EFLAGS(%esp)
+	KPROBE_SAVE_SEGS
+
+	movl	%esp, %eax
+	call	kretprobe_x86_return
+	movl	%eax, PTREGS_SIZE+4(%esp)
+
+	KPROBE_RESTORE_GPRS
+	addl	$PTREGS_SIZE+4, %esp
+	RET
+SYM_CODE_END(kretprobe_trampoline)
+#endif
 _ASM_NOKPROBE(kretprobe_trampoline)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The x86_64 trampoline of optimized kprobes.
+ * The x86 trampoline of optimized kprobes (x86_64, and i386 below).
  *
  * An optimized probe's jmp lands on a "call kprobe_opt_trampoline" in its
  * detour buffer (layout in <asm/kprobes.h>).  The return address that
@@ -25,6 +25,7 @@
 #define OPT_ADDR_BEFORE_COPY	13
 
 	.text
+#ifdef CONFIG_X86_64
 SYM_CODE_START(kprobe_opt_trampoline)
 	/* Only ever called directly from a detour buffer. */
 	ANNOTATE_NOENDBR
@@ -62,4 +63,32 @@ SYM_CODE_START(kprobe_opt_trampoline)
 	/* Into the copy of the region, or where a pre_handler sent us. */
 	RET
 SYM_CODE_END(kprobe_opt_trampoline)
+#else /* i386: the same steps, regparm(3) (the argument in %eax) */
+SYM_CODE_START(kprobe_opt_trampoline)
+	ANNOTATE_NOENDBR
+	pushfl
+	subl	$(PTREGS_SIZE - 4), %esp
+	KPROBE_SAVE_GPRS
+	/* The flags were pushed where pt_regs keeps ss. */
+	movl	PT_OLDSS(%esp), %eax
+	movl	%eax, PT_EFLAGS(%esp)
+	KPROBE_SAVE_SEGS
+	leal	PTREGS_SIZE+4(%esp), %eax
+	movl	%eax, PT_OLDESP(%esp)
+	movl	PTREGS_SIZE(%esp), %eax
+	movl	-OPT_ADDR_BEFORE_COPY(%eax), %eax
+	incl	%eax
+	movl	%eax, PT_EIP(%esp)
+
+	movl	%esp, %eax
+	call	kprobe_opt_x86_callback
+
+	movl	PT_EFLAGS(%esp), %eax
+	movl	%eax, PT_OLDSS(%esp)
+	KPROBE_RESTORE_GPRS
+	addl	$(PTREGS_SIZE - 4), %esp
+	popfl
+	RET
+SYM_CODE_END(kprobe_opt_trampoline)
+#endif
 _ASM_NOKPROBE(kprobe_opt_trampoline)
