@@ -82,15 +82,5 @@ archcheck:
 clean:
 	rm -rf build/obj-* build/src-* build/series* build/*.log build/*.results
 
-dist# The architectures other than x86_64 and arm64 (issue 15): not part of
-# make check (hours of cross builds).  ARCH=riscv64 (ppc64le s390x arm
-# mips) narrows it, FLAVOUR=ours or upstream picks one flavour (default
-# both), KP_ARCHCHECK_FAST=1 compiles the kprobes objects only.
-AC_ARCHES := $(if $(filter command line,$(origin ARCH)),$(ARCH),riscv64 ppc64le s390x arm mips)
-AC_FLAVOURS := $(if $(filter command line,$(origin FLAVOUR)),$(FLAVOUR),ours upstream)
-archcheck:
-	ARCHES="$(AC_ARCHES)" $(T)/deps.sh
-	ARCHES="$(AC_ARCHES)" FLAVOURS="$(AC_FLAVOURS)" $(T)/archcheck.sh
-
-clean:
+distclean:
 	rm -rf build
