@@ -75,12 +75,13 @@ NOKPROBE_SYMBOL(kretprobe_rethook_entry);
  *
  * Return: 0; -EINVAL for a NULL or registered @rp, a flag other than
  * KPROBE_FLAG_DISABLED or an address that is no function entry; -E2BIG
- * for a @rp->maxactive or @rp->data_size over the limits; -ENOMEM; or an
- * error of register_kprobe().
+ * for a @rp->maxactive, @rp->data_size or pool over the limits; -ENOMEM;
+ * or an error of register_kprobe().
  */
 int register_kretprobe(struct kretprobe *rp)
 {
 	struct rethook *rh;
+	size_t size;
 	int nr, ret;
 
 	if (!rp || kprobe_registered(&rp->kp) ||
@@ -96,13 +97,13 @@ int register_kretprobe(struct kretprobe *rp)
 		nr = max_t(int, 10, 2 * num_possible_cpus());
 	else
 		nr = num_possible_cpus();
+	size = sizeof(struct kretprobe_instance) + rp->data_size;
 	if (nr > KRETPROBE_INSTANCES_MAX ||
-	    rp->data_size > KRETPROBE_DATA_SIZE_MAX)
+	    rp->data_size > KRETPROBE_DATA_SIZE_MAX ||
+	    (size_t)nr * size > KRETPROBE_POOL_BYTES_MAX)
 		return -E2BIG;
 
-	rh = rethook_alloc(rp, kretprobe_rethook_return,
-			   sizeof(struct kretprobe_instance) + rp->data_size,
-			   nr);
+	rh = rethook_alloc(rp, kretprobe_rethook_return, size, nr);
 	if (IS_ERR(rh))
 		return PTR_ERR(rh);
 	rp->rh = rh;
