@@ -7,7 +7,9 @@
 #   MATRIX ARCH:VARIANT.kunit PASS|FAIL
 #   KUNIT ARCH:VARIANT:suite.case PASS|FAIL|SKIP
 # and exits 1 on any failure.  Each variant builds in its own directory,
-# $KP_BUILD/matrix/FLAVOUR-ARCH-VARIANT, through the shared ccache.
+# $KP_BUILD/matrix/FLAVOUR-ARCH-VARIANT or, for those one option away
+# from the workbench config, $KP_BUILD/obj-FLAVOUR-ARCH-VARIANT (see
+# variant_obj()), through the shared ccache.
 #
 # KP_MATRIX_QUICK=1 compiles only the objects kprobes and its tests are
 # made of (kernel/kprobes*.o, kretprobes, jprobes, the arch's probes
@@ -138,8 +140,24 @@ quick_variant() {
 	say "$v.compile PASS ($(( $(date +%s) - t0 ))s)"
 }
 
+# Where a variant builds.  Those that differ from the workbench config
+# by one option (noopt, nokretprobes, nojprobes) build beside the main
+# tree, at its depth, so that their compiles name the sources by the same
+# relative paths: ccache's preprocessor mode can then serve every object
+# whose preprocessed source the option leaves unchanged from the main
+# build (fewer than one would hope: <linux/kprobes.h>, which tests these
+# options, reaches most files through <linux/ftrace.h>).  The others (a
+# config of their own, or other compiler flags) gain nothing: matrix/.
+variant_obj() {
+	case $1 in
+	noopt|nokretprobes|nojprobes) echo "$(kp_obj "$fl" "$arch")-$1" ;;
+	*) echo "$mdir/$fl-$arch-$1" ;;
+	esac
+}
+
 run_variant() {
-	local v=$1 obj=$mdir/$fl-$arch-$1 frag log json rc t0
+	local v=$1 obj frag log json rc t0
+	obj=$(variant_obj "$v")
 	frag=$obj.kunitconfig
 	log=$obj.log
 	json=$obj.json
