@@ -36,6 +36,11 @@
  *                 of every one of them holds a jump: how long since their
  *                 registration began.  They stay until "optfree".
  *   optfree       unregister the probes of "opt"
+ *   trace MS [nt] one call of the armed probe's function (as "run"),
+ *                 framed for trace-hit.sh: "KPBTRACE on" on the console,
+ *                 MS milliseconds for the host to start QEMU's
+ *                 per-instruction log, the call, "KPBTRACE off ret=..."
+ *                 (where the call returns to) and MS more to stop it
  * The result of the last command is read from the same file, as
  * "key=value" pairs.
  */
@@ -234,6 +239,31 @@ static u64 kpb_loop(unsigned long n, bool nt)
 	}
 	OPTIMIZER_HIDE_VAR(acc);
 	return ktime_get_ns() - t0;
+}
+
+/* where kpb_trace_one() returns to: the end of a traced call */
+static void *kpb_trace_ret;
+
+/*
+ * The traced call: trace-hit.sh counts the instructions from this
+ * function's entry until the pc is back at kpb_trace_ret.
+ */
+static noinline unsigned long kpb_trace_one(bool nt)
+{
+	kpb_trace_ret = __builtin_return_address(0);
+	return nt ? kpb_target_nt(1) : kpb_target(1);
+}
+
+static unsigned long kpb_trace(unsigned long ms, bool nt)
+{
+	unsigned long r;
+
+	pr_warn("KPBTRACE on fn=%px\n", kpb_trace_one);
+	msleep(ms);
+	r = kpb_trace_one(nt);
+	pr_warn("KPBTRACE off ret=%px\n", kpb_trace_ret);
+	msleep(ms);
+	return r;
 }
 
 struct kpb_worker {
@@ -537,6 +567,13 @@ static ssize_t kpb_ctl_write(struct file *file, const char __user *ubuf,
 			 "iters=%lu ns=%llu hits=%ld missed=%lu target=%s\n",
 			 n, ns, atomic_long_read(&kpb_hits), kpb_missed() - missed,
 			 nt ? "nt" : "t");
+	} else if (!strcmp(cmd, "trace")) {
+		bool nt = kpb_kind[0] ? kpb_nt : !strcmp(arg, "nt");
+
+		atomic_long_set(&kpb_hits, 0);
+		kpb_trace(min(n, 10000UL), nt);
+		snprintf(kpb_result, sizeof(kpb_result), "hits=%ld target=%s\n",
+			 atomic_long_read(&kpb_hits), nt ? "nt" : "t");
 	} else if (!strcmp(cmd, "mt")) {
 		bool nt = kpb_kind[0] ? kpb_nt : !strcmp(arg, "nt");
 		unsigned int ncpu = 0;

@@ -8,7 +8,8 @@
 # and detach rows: kp_attach, one probe per perf_event_open() of the
 # kprobe PMU and one per kprobe_events write, as tools do it), kpb_part
 # (hit: the per-hit rows only, for a one-CPU boot; multi: the rest; all:
-# everything).
+# everything; trace: the one-call traces of trace-hit.sh, for the rows
+# of kpb_trace, comma-separated).
 . /guest/lib.sh
 N=20000
 REG="1 100 1000 10000"
@@ -16,6 +17,7 @@ MT=5000
 BUDGET=20
 ATTACH="100 1000"
 PART=all
+TRACE=
 for a in $(cat /proc/cmdline); do
 	case $a in
 	kpb_n=*) N=${a#kpb_n=} ;;
@@ -26,6 +28,7 @@ for a in $(cat /proc/cmdline); do
 	kpb_part=*) PART=${a#kpb_part=} ;;
 	kpb_attach=none) ATTACH= ;;
 	kpb_attach=*) ATTACH=$(echo "${a#kpb_attach=}" | tr , ' ') ;;
+	kpb_trace=*) TRACE=$(echo "${a#kpb_trace=}" | tr , ' ') ;;
 	esac
 done
 ctl=/sys/kernel/debug/kp_bench/ctl
@@ -84,6 +87,50 @@ row() {
 	fi
 	echo disarm > $ctl
 }
+
+# trace ROW: one call of ROW's function under QEMU's per-instruction log
+# (trace-hit.sh), framed by "BENCHTRACE label=..." lines: first the
+# unprobed call of the same function, then the call with ROW's probe in
+# its state (as row() arms and checks it).  The host names the logs.
+trace_row() {
+	case $1 in
+	k) kind=k want=trap o=0 nt= ;;
+	b) kind=b want=trap o=0 nt= ;;
+	r) kind=r want=trap o=0 nt=nt ;;
+	o) kind=b want=jump o=1 nt= ;;
+	ro) kind=r want=jump o=1 nt=nt ;;
+	f) kind=f want=ftrace o=1 nt= ;;
+	rf) kind=rf want=ftrace o=1 nt= ;;
+	*) echo "BENCHTRACE row=$1 na=1 why=unknown"; return ;;
+	esac
+	optimize $o
+	echo "BENCHTRACE label=$1-none"
+	echo "trace 2000 $nt" > $ctl
+	echo "BENCHTRACE label=$1-none done $(cat $ctl)"
+	if ! echo "arm $kind" > $ctl 2>/dev/null; then
+		echo "BENCHTRACE row=$1 na=1 why=arm $(cat $ctl)"
+		return
+	fi
+	i=0
+	while [ "$(kv state "$(text_state)")" != "$want" ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	st=$(text_state)
+	echo "BENCHTRACE label=$1"
+	echo "trace 2000" > $ctl
+	echo "BENCHTRACE label=$1 done $(cat $ctl) $st want=$want"
+	# symbols of the module and of the slot and detour pages, now
+	grep -E '\[(kp_bench|__builtin__kprobes)\]' /proc/kallsyms | sed 's/^/KPBSYM /'
+	echo disarm > $ctl
+}
+if [ "$PART" = trace ]; then
+	for r in $TRACE; do
+		trace_row $r
+	done
+	rmmod kp_bench
+	exit 0
+fi
 
 if [ "$PART" != multi ]; then
 	# the unprobed calls of both functions, subtracted from their rows
