@@ -43,6 +43,7 @@
 #include <linux/list_sort.h>
 #include <linux/memory.h>
 #include <linux/perf_event.h>
+#include <linux/rcupdate.h>
 #include <asm/text-patching.h>
 #include <asm/alternative.h>
 #include <asm/nospec-branch.h>
@@ -456,33 +457,32 @@ NOKPROBE_SYMBOL(kprobe_opt_resume_ip);
  * @regs: the registers at the probed address, laid by the trampoline
  *	under its return address (the buffer's copy of the region)
  *
- * When a pre_handler returns nonzero, the return address becomes the
- * regs->ip it set.
+ * The trampoline calls it with interrupts disabled, which makes the
+ * call an RCU-sched read-side critical section: a site retired by an
+ * unregistration stays valid until we return, as its release waits for
+ * a grace period.  That needs RCU to be watching: it does wherever a
+ * probe can be placed, since noinstr text, cpuidle text included (the
+ * only code that runs while RCU does not watch), is refused at
+ * registration; lockdep builds check it.  When a pre_handler returns nonzero, the return address
+ * becomes the regs->ip it set.
  */
-__visible void kprobe_opt_x86_callback(struct pt_regs *regs)
+__visible notrace void kprobe_opt_x86_callback(struct pt_regs *regs)
 {
 	unsigned long *ret = (unsigned long *)(regs + 1);
 	struct optimized_kprobe *op;
-	unsigned long flags;
 	struct kprobe *p;
-	int hit;
 
+	RCU_LOCKDEP_WARN(!rcu_is_watching(),
+			 "optimized kprobe hit where RCU is not watching");
 	op = *(struct optimized_kprobe **)(*ret - KPROBE_OPT_COPY + KPROBE_OPT_OP);
-	local_irq_save(flags);
-	/* A retired site may be freed: a grace period covers us from here. */
-	if (READ_ONCE(op->retired) || unlikely(!rcu_is_watching()))
-		goto out;
+	if (READ_ONCE(op->retired))
+		return;
 	p = op->kp;
-	if (kprobe_disabled(p))
-		goto out;
-	hit = kprobe_callback_pre(p, regs);
-	if (hit < 0)
-		goto out;
-	if (hit)
+	if (kprobe_disabled(p) || !kprobe_enter(p))
+		return;
+	if (kprobe_run_pre(p, regs))
 		*ret = resume_ip(op, regs->ip);
 	reset_current_kprobe();
-out:
-	local_irq_restore(flags);
 }
 
 NOKPROBE_SYMBOL(kprobe_opt_x86_callback);

@@ -8,10 +8,10 @@
  * before it say which probe and address this is.  Under the return
  * address we lay a struct pt_regs as the registers stood at the probed
  * instruction (ip: the probed address + 1, as a breakpoint shows it),
- * let kprobe_opt_x86_callback() run the handlers (it may replace the
- * return address with the ip a pre_handler set), restore
- * every register and the flags, and return: into the copy, which ends
- * with a jmp back behind the region.
+ * let kprobe_opt_x86_callback() run the handlers with interrupts off
+ * (it may replace the return address with the ip a pre_handler set),
+ * restore every register and the flags, and return: into the copy,
+ * which ends with a jmp back behind the region.
  */
 #include <linux/linkage.h>
 #include <linux/objtool.h>
@@ -30,13 +30,21 @@ SYM_CODE_START(kprobe_opt_trampoline)
 	/* Only ever called directly from a detour buffer. */
 	ANNOTATE_NOENDBR
 	UNWIND_HINT_FUNC
-	/* Nothing may change the flags before they are saved. */
+	/*
+	 * Nothing may change the flags before they are saved: lea moves the
+	 * stack pointer past pt_regs' ss and sp without touching them, so
+	 * that pushfq stores them straight into pt_regs->flags.
+	 */
+	leaq	-16(%rsp), %rsp
 	pushfq
-	subq	$(FRAME_SIZE - 8), %rsp
+	/*
+	 * Interrupts stay off until the popfq below restores the probed
+	 * code's IF: the handlers run as in the int3 handler, and the call
+	 * is an RCU-sched read-side section (see kprobe_opt_x86_callback()).
+	 */
+	cli
+	subq	$EFLAGS, %rsp
 	KPROBE_SAVE_GPRS
-	/* The flags were pushed where pt_regs keeps ss. */
-	movq	SS(%rsp), %rax
-	movq	%rax, EFLAGS(%rsp)
 	movq	$__KERNEL_DS, SS(%rsp)
 	movq	$__KERNEL_CS, CS(%rsp)
 	movq	$-1, ORIG_RAX(%rsp)
@@ -53,13 +61,12 @@ SYM_CODE_START(kprobe_opt_trampoline)
 	movq	%rsp, %rdi
 	call	kprobe_opt_x86_callback
 
-	/* Restore; the flags go where the pushfq left them. */
-	movq	EFLAGS(%rsp), %rax
-	movq	%rax, SS(%rsp)
 	KPROBE_RESTORE_GPRS
 	UNWIND_HINT sp_reg=ORC_REG_SP sp_offset=FRAME_SIZE+8 type=UNWIND_HINT_TYPE_CALL
-	addq	$(FRAME_SIZE - 8), %rsp
+	/* popfq takes the flags a handler may have changed, and IF back. */
+	addq	$EFLAGS, %rsp
 	popfq
+	leaq	16(%rsp), %rsp
 	/* Into the copy of the region, or where a pre_handler sent us. */
 	RET
 SYM_CODE_END(kprobe_opt_trampoline)
@@ -67,6 +74,8 @@ SYM_CODE_END(kprobe_opt_trampoline)
 SYM_CODE_START(kprobe_opt_trampoline)
 	ANNOTATE_NOENDBR
 	pushfl
+	/* As above: interrupts off until the popfl. */
+	cli
 	subl	$(PTREGS_SIZE - 4), %esp
 	KPROBE_SAVE_GPRS
 	/* The flags were pushed where pt_regs keeps ss. */
