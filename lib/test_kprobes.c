@@ -742,6 +742,38 @@ static const u32 kpt_refused_flags[] = {
 	KPROBE_FLAG_DISABLED | KPROBE_FLAG_JPROBE, 0x80000000,
 };
 
+static unsigned int kpt_post_calls;
+
+static void kpt_count_post(struct kprobe *p, struct pt_regs *regs,
+			   unsigned long flags)
+{
+	kpt_post_calls++;
+}
+
+/*
+ * A site's post_handler can go away between the hit path's look at it
+ * (to decide whether to step) and the call: its last probe with one is
+ * unregistered on another CPU meanwhile.  The debug stress once called
+ * a NULL post_handler that way.  The window is a few instructions wide,
+ * too narrow to hit on purpose here, so this puts kprobe_run_post() (the
+ * arch hit paths' call) before a site in the state the race leaves: no
+ * single probe to call straight, and no post_handler any more.
+ */
+static void kpt_post_handler_gone(struct kunit *test)
+{
+	struct kprobe site = { .post_handler = kpt_count_post };
+	struct pt_regs regs = {};
+
+	kpt_post_calls = 0;
+	preempt_disable();
+	kprobe_run_post(&site, &regs);
+	KUNIT_EXPECT_EQ(test, kpt_post_calls, 1);
+	WRITE_ONCE(site.post_handler, NULL);
+	kprobe_run_post(&site, &regs);
+	preempt_enable();
+	KUNIT_EXPECT_EQ(test, kpt_post_calls, 1);
+}
+
 static void kpt_caller_flags(struct kunit *test)
 {
 	struct kretprobe rp;
@@ -998,6 +1030,7 @@ static struct kunit_case kprobes_core_cases[] = {
 	KUNIT_CASE(kpt_batch),
 	KUNIT_CASE(kpt_fault_handler),
 	KUNIT_CASE(kpt_caller_flags),
+	KUNIT_CASE(kpt_post_handler_gone),
 	KUNIT_CASE(kpt_blacklist_copies),
 	KUNIT_CASE_SLOW(kpt_slot_reaper),
 	{}

@@ -707,13 +707,16 @@ static __always_inline int kprobe_run_pre(struct kprobe *sp,
  * @sp: the site's probe, the running probe of this CPU
  * @regs: the registers after the probed instruction
  *
- * Like kprobe_run_pre(), for the post_handlers; call it only when
- * @sp->post_handler is set.
+ * Like kprobe_run_pre(), for the post_handlers.  Callers look at
+ * @sp->post_handler first to decide whether to step at all; it may be
+ * gone since (its last probe with a post_handler unregistered on another
+ * CPU), so it is read once here and a site without one runs nothing.
  */
 static __always_inline void kprobe_run_post(struct kprobe *sp,
 					    struct pt_regs *regs)
 {
 	struct kprobe *p = READ_ONCE(sp->single);
+	kprobe_post_handler_t post;
 
 	if (likely(p && !kprobe_disabled(p))) {
 		if (p->post_handler) {
@@ -723,7 +726,9 @@ static __always_inline void kprobe_run_post(struct kprobe *sp,
 		}
 		return;
 	}
-	sp->post_handler(sp, regs, 0);
+	post = READ_ONCE(sp->post_handler);
+	if (post)
+		post(sp, regs, 0);
 }
 
 /* ---------------------------------------------------------------------
