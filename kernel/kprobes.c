@@ -287,7 +287,8 @@ unsigned long kprobe_percpu_sum(unsigned long __percpu *counter)
 	return sum;
 }
 
-static struct kprobe kprobe_busy = {
+/* The running probe of a CPU in a kprobe_busy_begin() section. */
+struct kprobe kprobe_busy = {
 	.addr = (void *)&kprobe_busy_begin,
 };
 
@@ -300,8 +301,7 @@ static struct kprobe kprobe_busy = {
 void kprobe_busy_begin(void)
 {
 	preempt_disable();
-	__this_cpu_write(current_kprobe, &kprobe_busy);
-	kprobe_set_status(KPROBE_HIT_ACTIVE);
+	__kprobe_busy_begin();
 }
 
 NOKPROBE_SYMBOL(kprobe_busy_begin);
@@ -311,7 +311,7 @@ NOKPROBE_SYMBOL(kprobe_busy_begin);
  */
 void kprobe_busy_end(void)
 {
-	__this_cpu_write(current_kprobe, NULL);
+	__kprobe_busy_end();
 	preempt_enable();
 }
 

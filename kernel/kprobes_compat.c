@@ -81,7 +81,7 @@ NOKPROBE_SYMBOL(arch_kretprobe_hijack);
  */
 unsigned long __kretprobe_trampoline_handler(struct pt_regs *regs, void *fp)
 {
-	unsigned long to = kretprobe_trampoline_return(regs, fp);
+	unsigned long to = kretprobe_trampoline_return(regs, fp, NULL);
 
 	arch_kretprobe_fixup_return(regs, (kprobe_opcode_t *)to);
 	return to;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Between the kprobes core (kernel/kprobes.c), kprobes on ftrace
- * (kernel/kprobes_ftrace.c) and the jump optimizer (kernel/kprobes_opt.c).
- * Everything here runs under kprobe_mutex.
+ * (kernel/kprobes_ftrace.c), the jump optimizer (kernel/kprobes_opt.c) and
+ * kretprobes.  Everything here runs under kprobe_mutex, but for the busy
+ * markers of the kretprobe return.
  */
 #ifndef _KERNEL_KPROBES_INTERNAL_H
 #define _KERNEL_KPROBES_INTERNAL_H
@@ -14,6 +15,24 @@ extern struct mutex kprobe_mutex;
 
 /* Takes kprobe_mutex (kretprobes, which must not trust their own fields). */
 bool kprobe_registered(struct kprobe *p);
+
+/*
+ * kprobe_busy_begin() and kprobe_busy_end() without the preemption
+ * change, for a hit path (the kretprobe return) that has preemption
+ * disabled already: no calls, and the marker is just two per-CPU writes.
+ */
+extern struct kprobe kprobe_busy;
+
+static nokprobe_inline void __kprobe_busy_begin(void)
+{
+	__this_cpu_write(current_kprobe, &kprobe_busy);
+	kprobe_set_status(KPROBE_HIT_ACTIVE);
+}
+
+static nokprobe_inline void __kprobe_busy_end(void)
+{
+	__this_cpu_write(current_kprobe, NULL);
+}
 
 #ifdef CONFIG_KPROBES_COMPAT
 /* arch_prepare_kprobe() under text_mutex, which that arch code expects */

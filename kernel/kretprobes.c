@@ -224,8 +224,10 @@ NOKPROBE_SYMBOL(kretprobe_no_instance);
  * @regs: registers as at the return, built by the arch trampoline
  * @fp: the frame the trampoline was entered from, as recorded in
  *	kretprobe_instance.fp by arch_kretprobe_hijack()
+ * @slot: where the return address lies in memory (x86: on the stack), or
+ *	NULL (in a register: arm64's link register)
  *
- * Called by the architecture's trampoline with preemption disabled.  Runs
+ * Called by the architecture's trampoline.  Runs
  * the handlers of the instances of @fp (several after tail calls between
  * kretprobed functions, see kretprobe_find_instance()), newest first,
  * each with its instance still on the task's list so that stack traces
@@ -235,25 +237,32 @@ NOKPROBE_SYMBOL(kretprobe_no_instance);
  * above them on the list belong to frames that never returned normally
  * and are recycled without a handler.
  *
+ * The real return address is written to *@slot first, while every
+ * instance is still on the list: from then on an unwinder (an interrupt's,
+ * or the handler's own stack trace) reads a plain return address there,
+ * and none ever meets the trampoline's address with no instance left to
+ * explain it.  The one lookup serves both.
+ *
  * Return: the address the probed function really returns to; also set as
  * the instruction pointer of @regs.
  */
-unsigned long kretprobe_trampoline_return(struct pt_regs *regs, void *fp)
+unsigned long kretprobe_trampoline_return(struct pt_regs *regs, void *fp,
+					  unsigned long *slot)
 {
 	struct llist_head *head = &current->kretprobe_instances;
 	struct kretprobe_instance *ri, *last, *cur;
-	struct kprobe *busy;
 	struct kretprobe *rp;
 	unsigned long ret;
 
 	preempt_disable_notrace();
-	kprobe_busy_begin();
-	busy = kprobe_running();
+	__kprobe_busy_begin();
 
 	ri = kretprobe_find_instance(head->first, fp, &last);
 	if (unlikely(!ri))
 		kretprobe_no_instance(fp);
 	ret = (unsigned long)last->ret_addr;
+	if (slot)
+		WRITE_ONCE(*slot, ret);
 	instruction_pointer_set(regs, ret);
 
 	do {
@@ -268,14 +277,14 @@ unsigned long kretprobe_trampoline_return(struct pt_regs *regs, void *fp)
 				instruction_pointer_set(regs, ret);
 				__this_cpu_write(current_kprobe, &rp->kp);
 				rp->handler(cur, regs);
-				__this_cpu_write(current_kprobe, busy);
+				__this_cpu_write(current_kprobe, &kprobe_busy);
 			}
 		}
 		head->first = cur->llist.next;
 		kretprobe_recycle(cur);
 	} while (cur != last);
 
-	kprobe_busy_end();
+	__kprobe_busy_end();
 	preempt_enable_notrace();
 	return ret;
 }

@@ -111,14 +111,15 @@ unsigned long kretprobe_find_ret_addr(struct task_struct *tsk, void *fp,
  * probed function's own return instruction, never called), the hijack of
  * the return address at the entry, and may refuse functions whose return
  * cannot be watched.  Its trampoline calls kretprobe_trampoline_return()
- * with a pt_regs as at the return and with preemption disabled, and goes
- * on to the address that returns.
+ * with a pt_regs as at the return (and where the return address lay in
+ * memory, if it did), and goes on to the address that returns.
  */
 void kretprobe_trampoline(void);
 void arch_kretprobe_hijack(struct kretprobe_instance *ri,
 			   struct pt_regs *regs);
 bool arch_kretprobe_refused(unsigned long func);
-unsigned long kretprobe_trampoline_return(struct pt_regs *regs, void *fp);
+unsigned long kretprobe_trampoline_return(struct pt_regs *regs, void *fp,
+					  unsigned long *slot);
 struct kretprobe_instance *
 kretprobe_find_instance(struct llist_node *first, void *fp,
 			struct kretprobe_instance **last);

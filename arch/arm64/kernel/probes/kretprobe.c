@@ -42,7 +42,7 @@ __visible unsigned long kretprobe_arm64_return(struct pt_regs *regs)
 
 	if (unlikely(rcu_off))
 		ct_nmi_enter();
-	ret = kretprobe_trampoline_return(regs, (void *)regs->regs[29]);
+	ret = kretprobe_trampoline_return(regs, (void *)regs->regs[29], NULL);
 	if (unlikely(rcu_off))
 		ct_nmi_exit();
 	return ret;

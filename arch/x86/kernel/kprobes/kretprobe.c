@@ -44,29 +44,23 @@ bool arch_kretprobe_refused(unsigned long func)
  * @regs as they stood after the function's RET and returns where the
  * function really returns.
  *
- * The real return address goes into the slot first, while the instance
- * is still on the task's list: kretprobe_trampoline_return() unlinks it
- * before it returns, and an interrupt's unwinder from then on would find
- * the trampoline's address in the slot with no instance to recover it.
- * Unwinders see a plain return address from here on; the handler's
- * stack traces too.
+ * kretprobe_trampoline_return() puts the real return address into the
+ * slot before it unlinks any instance (an interrupt's unwinder from then
+ * on would find the trampoline's address there with no instance to
+ * recover it) and before it runs the handler, whose stack traces then
+ * see a plain return address too.
  */
 __visible unsigned long kretprobe_x86_return(struct pt_regs *regs)
 {
 	unsigned long *slot = (unsigned long *)(regs + 1) +
 			      IS_ENABLED(CONFIG_X86_32);
-	struct llist_node *cur = NULL;
-	unsigned long real;
 
 	regs->cs = __KERNEL_CS;
 	regs->ss = __KERNEL_DS;
 	regs->orig_ax = ~0UL;
 	regs->sp = (unsigned long)(slot + 1);
 	regs->ip = (unsigned long)kretprobe_trampoline;
-	real = kretprobe_find_ret_addr(current, slot, &cur);
-	if (real)
-		WRITE_ONCE(*slot, real);
-	return kretprobe_trampoline_return(regs, slot);
+	return kretprobe_trampoline_return(regs, slot, slot);
 }
 
 NOKPROBE_SYMBOL(kretprobe_x86_return);
