@@ -565,7 +565,8 @@ int __kprobes kprobe_brk_handler(struct pt_regs *regs, unsigned long esr)
  * @esr: the exception syndrome
  *
  * The BRK of a64_opt_exit comes here too: a pre_handler of an optimized
- * probe moved the pc (see opt.c).
+ * probe moved the pc (see opt.c).  That BRK is never at the end of a
+ * slot, so the step, the common case, is recognised first.
  *
  * Return: DBG_HOOK_HANDLED, or DBG_HOOK_ERROR when this CPU is not
  * stepping a probe at that slot.
@@ -575,12 +576,12 @@ int __kprobes kprobe_ss_brk_handler(struct pt_regs *regs, unsigned long esr)
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
 	struct kprobe *p = kcb->probe;
 
-	if (kprobe_opt_exit_brk(regs))
-		return DBG_HOOK_HANDLED;
-	if (!p || !kprobe_running() ||
-	    !(kcb->status & (KPROBE_HIT_SS | KPROBE_REENTER)) ||
-	    !p->ainsn.api.insn || instruction_pointer(regs) != slot_end(p))
-		return DBG_HOOK_ERROR;
+	if (unlikely(!p || !kprobe_running() ||
+		     !(kcb->status & (KPROBE_HIT_SS | KPROBE_REENTER)) ||
+		     !p->ainsn.api.insn ||
+		     instruction_pointer(regs) != slot_end(p)))
+		return kprobe_opt_exit_brk(regs) ? DBG_HOOK_HANDLED :
+						   DBG_HOOK_ERROR;
 
 	kprobe_count_step_trap();
 	regs->pstate = (regs->pstate & ~DAIF_MASK) | kcb->saved_daif;
