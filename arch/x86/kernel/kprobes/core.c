@@ -515,8 +515,8 @@ static bool in_cfi_check(unsigned long addr)
  * @p: the site's probe, @p->addr resolved
  *
  * Return: 0, -EILSEQ (not an instruction boundary), -EINVAL (cannot be
- * probed: ENDBR, kCFI check sequence, "sti; hlt", unsupported
- * instruction), -EBUSY (alternatives site) or -ENOMEM.
+ * probed: an alternatives site, ENDBR, kCFI check sequence, "sti; hlt",
+ * unsupported instruction) or -ENOMEM.
  */
 int arch_prepare_kprobe(struct kprobe *p)
 {
@@ -528,7 +528,7 @@ int arch_prepare_kprobe(struct kprobe *p)
 	/* No one patches text while we decode it: see check_boundary(). */
 	mutex_lock(&text_mutex);
 	if (alternatives_text_reserved(p->addr, p->addr))
-		ret = -EBUSY;
+		ret = -EINVAL;
 	else
 		ret = check_boundary(addr);
 	if (!ret)
