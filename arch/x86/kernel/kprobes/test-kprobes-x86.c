@@ -49,6 +49,8 @@
 #include <asm/ibt.h>
 #include <asm/nospec-branch.h>
 #include <asm/insn.h>
+#include <asm/apic.h>
+#include <asm/nmi.h>
 
 asmlinkage long kpx_exload(const unsigned long *src, unsigned long *dst);
 asmlinkage long kpx_uload(const unsigned long __user *src, unsigned long *dst);
@@ -597,17 +599,22 @@ static void kpx_storm_work(struct irq_work *w)
 	atomic_inc(&s->work_calls);
 }
 
+/* The probes of kpx_contexts() and kpx_nmi() */
+static const char * const kpx_ctx_syms[] = {
+	"kpx_pushf2_insn", "kpx_cli2_insn", "kpx_popf2_insn",
+	"kpx_pushf_insn", "kpx_cli_insn", "kpx_sti_insn",
+	"kpx_popf_insn", "kpx_exload_insn", "kpx_icall_insn",
+};
+
+/* hits per process round and per interrupt round */
+static const int kpx_per_proc[] = { 1, 1, 1, 1, 1, 1, 1, 2, 2 };
+static const int kpx_per_irq[] = { 1, 1, 1, 0, 0, 0, 0, 2, 2 };
+
 static void kpx_contexts(struct kunit *test)
 {
-	static const char * const syms[] = {
-		"kpx_pushf2_insn", "kpx_cli2_insn", "kpx_popf2_insn",
-		"kpx_pushf_insn", "kpx_cli_insn", "kpx_sti_insn",
-		"kpx_popf_insn", "kpx_exload_insn", "kpx_icall_insn",
-	};
-	/* hits per process round and per interrupt round */
-	static const int per_proc[] = { 1, 1, 1, 1, 1, 1, 1, 2, 2 };
-	static const int per_irq[] = { 1, 1, 1, 0, 0, 0, 0, 2, 2 };
-	int n = ARRAY_SIZE(syms), i, rounds, irqs, works, want;
+	const char * const *syms = kpx_ctx_syms;
+	const int *per_proc = kpx_per_proc, *per_irq = kpx_per_irq;
+	int n = ARRAY_SIZE(kpx_ctx_syms), i, rounds, irqs, works, want;
 	struct kpx_probe *k = kunit_kcalloc(test, n, sizeof(*k), GFP_KERNEL);
 	struct kpx_storm *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
 	unsigned long deadline;
@@ -615,8 +622,8 @@ static void kpx_contexts(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, k);
 	KUNIT_ASSERT_NOT_NULL(test, s);
-	BUILD_BUG_ON(ARRAY_SIZE(per_proc) != ARRAY_SIZE(syms));
-	BUILD_BUG_ON(ARRAY_SIZE(per_irq) != ARRAY_SIZE(syms));
+	BUILD_BUG_ON(ARRAY_SIZE(kpx_per_proc) != ARRAY_SIZE(kpx_ctx_syms));
+	BUILD_BUG_ON(ARRAY_SIZE(kpx_per_irq) != ARRAY_SIZE(kpx_ctx_syms));
 	s->fn = (unsigned long)kpx_leaf;
 	s->bad = kpx_bad_kernel_ptr(test, &area);
 	for (i = 0; i < n; i++)
@@ -665,6 +672,79 @@ static void kpx_contexts(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, atomic_read(&k[i].pre), want, "%s",
 				    syms[i]);
 		KUNIT_EXPECT_EQ_MSG(test, k[i].kp.nmissed, 0UL, "%s", syms[i]);
+	}
+	for (i = 0; i < n; i++)
+		unregister_kprobe(&k[i].kp);
+	vfree(area);
+}
+
+/*
+ * The same classes from NMIs: the test sends NMIs to its own CPU (the
+ * local APIC's NMI delivery, which QEMU emulates; no PMU needed) and its
+ * NMI handler runs a round.  Nothing else runs a probe on this CPU
+ * meanwhile, so no hit may be missed.
+ */
+static struct kpx_storm *kpx_nmi_storm;
+static atomic_t kpx_nmi_pending;
+
+static int kpx_nmi_handler(unsigned int type, struct pt_regs *regs)
+{
+	struct kpx_storm *s = READ_ONCE(kpx_nmi_storm);
+
+	if (!s || !atomic_xchg(&kpx_nmi_pending, 0))
+		return NMI_DONE;
+	kpx_storm_round(s, true);
+	if (!in_nmi())
+		atomic_inc(&s->errors);
+	atomic_inc(&s->irq_calls);
+	return NMI_HANDLED;
+}
+
+static void kpx_nmi(struct kunit *test)
+{
+	int n = ARRAY_SIZE(kpx_ctx_syms), i, sent, nmis;
+	struct kpx_probe *k = kunit_kcalloc(test, n, sizeof(*k), GFP_KERNEL);
+	struct kpx_storm *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	unsigned long spins;
+	void *area;
+
+	KUNIT_ASSERT_NOT_NULL(test, k);
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	s->fn = (unsigned long)kpx_leaf;
+	s->bad = kpx_bad_kernel_ptr(test, &area);
+	for (i = 0; i < n; i++)
+		KUNIT_ASSERT_EQ_MSG(test, kpx_register(test, &k[i],
+						       kpx_ctx_syms[i], i & 1),
+				    0, "%s", kpx_ctx_syms[i]);
+	WRITE_ONCE(kpx_nmi_storm, s);
+	KUNIT_ASSERT_EQ(test, register_nmi_handler(NMI_LOCAL, kpx_nmi_handler,
+						   0, "kpx_test"), 0);
+
+	for (sent = 0; sent < 50; sent++) {
+		preempt_disable();
+		atomic_set(&kpx_nmi_pending, 1);
+		__apic_send_IPI_mask(cpumask_of(smp_processor_id()),
+				     NMI_VECTOR);
+		for (spins = 0; atomic_read(&kpx_nmi_pending) &&
+		     spins < 100000000UL; spins++)
+			cpu_relax();
+		preempt_enable();
+		if (atomic_read(&kpx_nmi_pending))
+			break;
+	}
+	unregister_nmi_handler(NMI_LOCAL, "kpx_test");
+	WRITE_ONCE(kpx_nmi_storm, NULL);
+
+	nmis = atomic_read(&s->irq_calls);
+	KUNIT_EXPECT_EQ(test, sent, 50);
+	KUNIT_EXPECT_EQ(test, nmis, sent);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s->errors), 0);
+	for (i = 0; i < n; i++) {
+		KUNIT_EXPECT_EQ_MSG(test, atomic_read(&k[i].pre),
+				    nmis * kpx_per_irq[i], "%s",
+				    kpx_ctx_syms[i]);
+		KUNIT_EXPECT_EQ_MSG(test, k[i].kp.nmissed, 0UL, "%s",
+				    kpx_ctx_syms[i]);
 	}
 	for (i = 0; i < n; i++)
 		unregister_kprobe(&k[i].kp);
@@ -926,6 +1006,7 @@ static struct kunit_case kprobes_x86_unusual_cases[] = {
 	KUNIT_CASE(kpx_kretprobe_trace),
 #endif
 	KUNIT_CASE_SLOW(kpx_contexts),
+	KUNIT_CASE(kpx_nmi),
 	KUNIT_CASE_SLOW(kpx_decode_vs_jump_label),
 	{}
 };
