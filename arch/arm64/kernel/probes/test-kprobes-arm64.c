@@ -12,6 +12,7 @@
  * instructions must fail registration with their errno.
  */
 #include <kunit/test.h>
+#include <linux/context_tracking.h>
 #include <linux/irq_work.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
@@ -520,6 +521,14 @@ static int kpa64_skip_pad_pre(struct kprobe *p, struct pt_regs *regs)
 {
 	kpa64_pre_hits++;
 	kpa64_btype_entry |= regs->pstate & PSR_BTYPE_MASK;
+	/*
+	 * What a BLR into guarded text leaves at the BRK, set by hand: a
+	 * GCC-built kernel has no guarded text, but a CPU with FEAT_BTI
+	 * (QEMU's max) keeps PSTATE.BTYPE across the exception return and
+	 * shows it in the SPSR of the next BRK, so a BTYPE left set would
+	 * reach kpa64_btype_pre().
+	 */
+	regs->pstate |= PSR_BTYPE_C;
 	instruction_pointer_set(regs, kpa64_bti_c_next_at);
 	return 1;
 }
@@ -557,13 +566,16 @@ static void kprobes_arm64_btype(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, next.nmissed, 0);
 	KUNIT_EXPECT_EQ(test, kpa64_btype_after, 0);
 	/*
-	 * In guarded text the BLR leaves BTYPE set at the BRK, so the check
-	 * above means something.  A GCC-built kernel has no guarded text
-	 * (CONFIG_ARM64_BTI_KERNEL needs clang), and QEMU then shows no
-	 * BTYPE at the BRK: there the test only checks the result.
+	 * In guarded text the BLR leaves BTYPE set at the BRK by itself.  A
+	 * GCC-built kernel has no guarded text (CONFIG_ARM64_BTI_KERNEL
+	 * needs clang), and QEMU then shows no BTYPE at the BRK: there only
+	 * the pre_handler's BTYPE makes the check above mean something, on
+	 * a CPU that implements BTI (without it BTYPE reads as zero).
 	 */
 	if (system_supports_bti_kernel())
 		KUNIT_EXPECT_NE(test, kpa64_btype_entry, 0);
+	if (!system_supports_bti())
+		kunit_info(test, "no FEAT_BTI: BTYPE is always zero here\n");
 }
 
 /* Run in hard interrupt context (irq_work), see kprobes_arm64_irq() */
@@ -922,6 +934,98 @@ static void kprobes_arm64_opt_irqs_off(struct kunit *test)
 }
 #endif
 
+/*
+ * Handlers always run with RCU watching, even when the probed code runs
+ * where it does not (cpuidle paths, between ct_idle_enter() and
+ * ct_idle_exit()).  A BRK makes RCU watch on exception entry; the paths
+ * that take no exception must see to it themselves: the return of a
+ * kretprobe through its trampoline enters an NMI-like RCU section
+ * (kretprobe_arm64_return()), and the hit of an optimized probe, whose
+ * site cannot be trusted there, runs only the displaced instruction
+ * (a64_optprobe_hit()).  The calls below run in such a window on
+ * purpose; nothing in it may print or take locks.  Without
+ * CONFIG_CONTEXT_TRACKING_IDLE (Tiny RCU) RCU always watches.
+ */
+static unsigned long kpa64_rcu_hits, kpa64_rcu_unwatched;
+
+static int kpa64_rcu_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	kpa64_rcu_hits++;
+	if (!rcu_is_watching())
+		kpa64_rcu_unwatched++;
+	return 0;
+}
+
+static int kpa64_rcu_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	return kpa64_rcu_pre(NULL, regs);
+}
+
+/* Call @fn(a, b) with RCU not watching; false if RCU watched anyway. */
+static bool kpa64_call_unwatched(kpa64_fn_t fn, u64 a, u64 b, u64 *ret)
+{
+	u64 out[4];
+	bool watching;
+
+	local_irq_disable();
+	ct_idle_enter();
+	watching = rcu_is_watching();
+	*ret = fn(a, b, out);
+	ct_idle_exit();
+	local_irq_enable();
+	return !watching;
+}
+
+static void kprobes_arm64_rcu_not_watching(struct kunit *test)
+{
+	struct kretprobe rp = {
+		/* a landing pad first: the entry keeps its BRK */
+		.kp.addr = (kprobe_opcode_t *)kpa64_bti_c,
+		.handler = kpa64_rcu_ret,
+		.maxactive = 4,
+	};
+	u64 ret;
+
+	if (!IS_ENABLED(CONFIG_CONTEXT_TRACKING_IDLE))
+		kunit_skip(test, "RCU watches everywhere without CONTEXT_TRACKING_IDLE");
+
+	if (IS_ENABLED(CONFIG_KRETPROBES)) {
+		kpa64_rcu_hits = 0;
+		kpa64_rcu_unwatched = 0;
+		KUNIT_ASSERT_EQ(test, register_kretprobe(&rp), 0);
+		KUNIT_EXPECT_TRUE(test, kpa64_call_unwatched(kpa64_bti_c, 40, 2, &ret));
+		unregister_kretprobe(&rp);
+		KUNIT_EXPECT_EQ(test, ret, 42);
+		KUNIT_EXPECT_EQ(test, kpa64_rcu_hits, 1);
+		KUNIT_EXPECT_EQ(test, kpa64_rcu_unwatched, 0);
+		KUNIT_EXPECT_EQ(test, rp.nmissed, 0);
+	}
+
+#ifdef CONFIG_OPTPROBES
+	{
+		struct kprobe kp = {
+			.addr = (kprobe_opcode_t *)kpa64_nop_at,
+			.pre_handler = kpa64_rcu_pre,
+		};
+		u64 out[4];
+
+		kpa64_rcu_hits = 0;
+		kpa64_rcu_unwatched = 0;
+		KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
+		wait_for_kprobe_optimizer();
+		KUNIT_EXPECT_TRUE(test, kpa64_site_optimized(kp.addr));
+		KUNIT_EXPECT_EQ(test, kpa64_nop(1, 2, out), 10);
+		KUNIT_EXPECT_TRUE(test, kpa64_call_unwatched(kpa64_nop, 1, 2, &ret));
+		KUNIT_EXPECT_EQ(test, ret, 10);
+		KUNIT_EXPECT_EQ(test, kpa64_nop(1, 2, out), 10);
+		unregister_kprobe(&kp);
+		/* the calls with RCU watching, not the one without */
+		KUNIT_EXPECT_EQ(test, kpa64_rcu_hits, 2);
+		KUNIT_EXPECT_EQ(test, kpa64_rcu_unwatched, 0);
+	}
+#endif
+}
+
 static struct kunit_case kprobes_arm64_cases[] = {
 	KUNIT_CASE_PARAM(kprobes_arm64_insn, kpa64_insn_gen_params),
 	KUNIT_CASE(kprobes_arm64_literal_values),
@@ -933,6 +1037,7 @@ static struct kunit_case kprobes_arm64_cases[] = {
 	KUNIT_CASE(kprobes_arm64_btype),
 	KUNIT_CASE_PARAM(kprobes_arm64_irq, kpa64_irq_gen_params),
 	KUNIT_CASE(kprobes_arm64_sve),
+	KUNIT_CASE(kprobes_arm64_rcu_not_watching),
 #ifdef CONFIG_OPTPROBES
 	KUNIT_CASE_PARAM(kprobes_arm64_optimized, kpa64_opt_gen_params),
 	KUNIT_CASE(kprobes_arm64_optimized_ip_change),
