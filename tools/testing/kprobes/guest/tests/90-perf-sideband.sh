@@ -78,15 +78,17 @@ if [ "$KP_ARCH" = x86_64 ] || ours; then
 		off=
 	done
 	check perf.opt.candidate test -n "$off"
+	# kprobes/list shows the offset in hex
+	at=$(printf '%s+0x%x' "$fn" "${off:-0}")
 	opages_before=$(grep -c -w 'kprobe_optinsn_page' /proc/kallsyms)
 	kp_perfsb "echo 'p:kp_sbo $fn+$off' >> $KP_TR/kprobe_events &&
 		echo 1 > $KP_TR/events/kprobes/kp_sbo/enable &&
 		for i in \$(seq 100); do
-			grep -q ' $fn+$off .*OPTIMIZED' $KP_DBG/list && break
+			grep -q ' $at .*OPTIMIZED' $KP_DBG/list && break
 			sleep 0.1
 		done;
 		sleep 1;
-		grep ' $fn+$off ' $KP_DBG/list > /tmp/sbo.list;
+		grep ' $at ' $KP_DBG/list > /tmp/sbo.list;
 		dd if=/proc/version of=/dev/null 2>/dev/null;
 		echo 0 > $KP_TR/events/kprobes/kp_sbo/enable;
 		sleep 1;
