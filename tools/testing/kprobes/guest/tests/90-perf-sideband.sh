@@ -65,34 +65,36 @@ grep -q '^LOST' /tmp/sb.out && fail perf.no-lost-records
 # Jump optimization (x86_64 on both flavours; arm64 ours only, upstream
 # 6.12 has none there): the jump written over an optimized probe and
 # taken away again are text pokes, and a detour buffer page made for it
-# is a KSYMBOL.  The first instruction boundary past the entry that
-# registers, of a function that reading a file runs.
+# is a KSYMBOL.  Recorded: kprobe events on the instruction boundaries
+# past vfs_read's entry, one at a time, until one is optimized; it is
+# hit, disabled and removed.
 if [ "$KP_ARCH" = x86_64 ] || ours; then
-	fn=vfs_read offs="9 10 11 12 13 14 15 16 17 18"
-	[ "$KP_ARCH" = aarch64 ] && offs="4 8 12 16 20 24"
-	for off in $offs; do
-		if echo "p:kp_sbo $fn+$off" >> $KP_TR/kprobe_events 2>/dev/null; then
-			echo '-:kp_sbo' >> $KP_TR/kprobe_events
-			break
-		fi
-		off=
-	done
-	check perf.opt.candidate test -n "$off"
+	offs="9 10 11 12 13 14 15 16 17 18"
+	[ "$KP_ARCH" = aarch64 ] && offs="4 8 12 16 20 24 28 32"
+	cat > /tmp/sbo.sh <<EOS
+: > /tmp/sbo.list
+for off in $offs; do
+	echo "p:kp_sbo vfs_read+\$off" >> $KP_TR/kprobe_events 2>/dev/null || continue
+	echo 1 > $KP_TR/events/kprobes/kp_sbo/enable
 	# kprobes/list shows the offset in hex
-	at=$(printf '%s+0x%x' "$fn" "${off:-0}")
+	at=\$(printf 'vfs_read+0x%x' \$off)
+	for i in \$(seq 30); do
+		grep -q " \$at .*OPTIMIZED" $KP_DBG/list && break
+		sleep 0.1
+	done
+	if grep -q " \$at .*OPTIMIZED" $KP_DBG/list; then
+		sleep 1
+		grep " \$at " $KP_DBG/list > /tmp/sbo.list
+		dd if=/proc/version of=/dev/null 2>/dev/null
+	fi
+	echo 0 > $KP_TR/events/kprobes/kp_sbo/enable
+	sleep 1
+	echo '-:kp_sbo' >> $KP_TR/kprobe_events
+	[ -s /tmp/sbo.list ] && break
+done
+EOS
 	opages_before=$(grep -c -w 'kprobe_optinsn_page' /proc/kallsyms)
-	kp_perfsb "echo 'p:kp_sbo $fn+$off' >> $KP_TR/kprobe_events &&
-		echo 1 > $KP_TR/events/kprobes/kp_sbo/enable &&
-		for i in \$(seq 100); do
-			grep -q ' $at .*OPTIMIZED' $KP_DBG/list && break
-			sleep 0.1
-		done;
-		sleep 1;
-		grep ' $at ' $KP_DBG/list > /tmp/sbo.list;
-		dd if=/proc/version of=/dev/null 2>/dev/null;
-		echo 0 > $KP_TR/events/kprobes/kp_sbo/enable;
-		sleep 1;
-		echo '-:kp_sbo' >> $KP_TR/kprobe_events" > /tmp/sbo.out
+	kp_perfsb "sh /tmp/sbo.sh" > /tmp/sbo.out
 	check perf.opt.recorded grep -q '^DONE cpus [1-9][0-9]* status 0' /tmp/sbo.out
 	check perf.opt.optimized grep -q 'OPTIMIZED' /tmp/sbo.list
 	oaddr=$(cut -d' ' -f1 /tmp/sbo.list | head -n 1)
@@ -100,8 +102,8 @@ if [ "$KP_ARCH" = x86_64 ] || ours; then
 	# its top byte, the last of the four in memory order.
 	if [ "$KP_ARCH" = x86_64 ]; then jre='e9[0-9a-f]*'
 	else jre='[0-9a-f]{6}1[4-7]'; fi
-	check perf.opt.poke-jump grep -qE "^POKE $oaddr [0-9]+ [0-9]+ [0-9a-f]* $jre\$" /tmp/sbo.out
-	check perf.opt.poke-unjump grep -qE "^POKE $oaddr [0-9]+ [0-9]+ $jre " /tmp/sbo.out
+	check perf.opt.poke-jump grep -qE "^POKE ${oaddr:-none} [0-9]+ [0-9]+ [0-9a-f]* $jre\$" /tmp/sbo.out
+	check perf.opt.poke-unjump grep -qE "^POKE ${oaddr:-none} [0-9]+ [0-9]+ $jre " /tmp/sbo.out
 	if [ "$opages_before" = 0 ]; then
 		check perf.ksymbol.optinsn-page grep -q '^KSYM .* kprobe_optinsn_page$' /tmp/sbo.out
 	else
