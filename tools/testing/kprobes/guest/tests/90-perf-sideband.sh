@@ -83,7 +83,9 @@ for off in $offs; do
 		sleep 0.1
 	done
 	if grep -q " \$at .*OPTIMIZED" $KP_DBG/list; then
-		sleep 1
+		# listed when queued (as upstream does): the optimizer still
+		# waits for an RCU-tasks grace period, seconds under TCG
+		sleep 5
 		grep " \$at " $KP_DBG/list > /tmp/sbo.list
 		dd if=/proc/version of=/dev/null 2>/dev/null
 	fi
@@ -104,6 +106,8 @@ EOS
 	else jre='[0-9a-f]{6}1[4-7]'; fi
 	check perf.opt.poke-jump grep -qE "^POKE ${oaddr:-none} [0-9]+ [0-9]+ [0-9a-f]* $jre\$" /tmp/sbo.out
 	check perf.opt.poke-unjump grep -qE "^POKE ${oaddr:-none} [0-9]+ [0-9]+ $jre " /tmp/sbo.out
+	grep -qE "^POKE ${oaddr:-none} [0-9]+ [0-9]+ [0-9a-f]* $jre\$" /tmp/sbo.out ||
+		grep "^POKE ${oaddr:-none} " /tmp/sbo.out | sed 's/^/perf.opt: /'
 	if [ "$opages_before" = 0 ]; then
 		check perf.ksymbol.optinsn-page grep -q '^KSYM .* kprobe_optinsn_page$' /tmp/sbo.out
 	else
