@@ -36,8 +36,10 @@ static void hex(const unsigned char *b, unsigned int n)
 
 	if (!n)
 		printf("-");
+	/* two digits a byte by hand: nolibc's printf has no field width */
 	for (i = 0; i < n; i++)
-		printf("%02x", b[i]);
+		printf("%c%c", "0123456789abcdef"[b[i] >> 4],
+		       "0123456789abcdef"[b[i] & 15]);
 }
 
 /* Copy @n bytes at ring offset @off (the data area wraps). */
