@@ -36,13 +36,14 @@
 # Which run by default, and why: every variant is a full kernel build
 # (about 10 to 20 minutes each on two cores when ccache has not seen its
 # flags and headers).  The kunit variant is the configuration of the
-# issue and differs most between architectures (arm64 has its own
-# probes code), so it runs on both.  The other variants toggle options
-# whose code is generic (kernel/kprobes*.c, kernel/kretprobes.c,
-# kernel/jprobes.c) or x86-only (ftrace, MCOUNT_INSN_SIZE), so they run
-# on x86_64 only.  noopt, nokretprobes and nojprobes share the workbench
-# config's flags, so ccache serves most of their objects from the main
-# build.  nomodules is covered by kunit and is not in the default list.
+# issue and differs most between architectures, so it runs on both.
+# noopt, nokretprobes and nojprobes run on both too: arm64 has its own
+# opt.c, kretprobe.c and jprobe.c, and its KUnit suites their own
+# #ifdefs.  noftrace is x86_64 only (arm64 has no kprobes on ftrace, and
+# MCOUNT_INSN_SIZE is x86's).  noopt, nokretprobes and nojprobes share
+# the workbench config's flags, so ccache serves most of their objects
+# from the main build.  nomodules is covered by kunit and is not in the
+# default list.
 # OPTPROBES and KRETPROBES have a prompt (under EXPERT) only in ours;
 # upstream cannot turn them off on x86_64, so those variants are skipped
 # (SKIP, never PASS) for FLAVOUR=upstream, as is nojprobes.
@@ -60,7 +61,7 @@ elif [ -n "${KP_MATRIX:-}" ]; then
 elif [ "$arch" = x86_64 ]; then
 	variants=(kunit noftrace noopt nokretprobes nojprobes)
 else
-	variants=(kunit)
+	variants=(kunit noopt nokretprobes nojprobes)
 fi
 
 "$KP_TOOLS/stage.sh" "$fl" || kp_die "staging $fl failed"
