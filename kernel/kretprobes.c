@@ -227,8 +227,8 @@ NOKPROBE_SYMBOL(kretprobe_no_instance);
  * @slot: where the return address lies in memory (x86: on the stack), or
  *	NULL (in a register: arm64's link register)
  *
- * Called by the architecture's trampoline.  Runs
- * the handlers of the instances of @fp (several after tail calls between
+ * Called by the architecture's trampoline.  Runs the handlers of the
+ * instances of @fp (several after tail calls between
  * kretprobed functions, see kretprobe_find_instance()), newest first,
  * each with its instance still on the task's list so that stack traces
  * from the handler see the real callers, with the real return address in
