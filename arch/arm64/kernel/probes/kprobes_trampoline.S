@@ -80,6 +80,7 @@
 	.endm
 
 	.text
+#ifdef CONFIG_KRETPROBES
 SYM_CODE_START(kretprobe_trampoline)
 	/* lr still holds our own address: the function returned through it */
 	krp_save_regs
@@ -98,6 +99,7 @@ SYM_CODE_START(kretprobe_trampoline)
 	ret
 SYM_CODE_END(kretprobe_trampoline)
 NOKPROBE(kretprobe_trampoline)
+#endif /* CONFIG_KRETPROBES */
 
 #ifdef CONFIG_OPTPROBES
 /*
