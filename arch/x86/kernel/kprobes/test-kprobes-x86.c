@@ -610,26 +610,40 @@ static const char * const kpx_ctx_syms[] = {
 static const int kpx_per_proc[] = { 1, 1, 1, 1, 1, 1, 1, 2, 2 };
 static const int kpx_per_irq[] = { 1, 1, 1, 0, 0, 0, 0, 2, 2 };
 
+/*
+ * The probes of kpx_ctx_syms (every other one with a post_handler) and
+ * the state of the rounds: in *@k and *@s, which the test frees.
+ */
+static void kpx_ctx_setup(struct kunit *test, struct kpx_probe **k,
+			  struct kpx_storm **s, void **area)
+{
+	int n = ARRAY_SIZE(kpx_ctx_syms), i;
+
+	BUILD_BUG_ON(ARRAY_SIZE(kpx_per_proc) != ARRAY_SIZE(kpx_ctx_syms));
+	BUILD_BUG_ON(ARRAY_SIZE(kpx_per_irq) != ARRAY_SIZE(kpx_ctx_syms));
+	*k = kunit_kcalloc(test, n, sizeof(**k), GFP_KERNEL);
+	*s = kunit_kzalloc(test, sizeof(**s), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, *k);
+	KUNIT_ASSERT_NOT_NULL(test, *s);
+	(*s)->fn = (unsigned long)kpx_leaf;
+	(*s)->bad = kpx_bad_kernel_ptr(test, area);
+	for (i = 0; i < n; i++)
+		KUNIT_ASSERT_EQ_MSG(test, kpx_register(test, &(*k)[i],
+						       kpx_ctx_syms[i], i & 1),
+				    0, "%s", kpx_ctx_syms[i]);
+}
+
 static void kpx_contexts(struct kunit *test)
 {
 	const char * const *syms = kpx_ctx_syms;
 	const int *per_proc = kpx_per_proc, *per_irq = kpx_per_irq;
 	int n = ARRAY_SIZE(kpx_ctx_syms), i, rounds, irqs, works, want;
-	struct kpx_probe *k = kunit_kcalloc(test, n, sizeof(*k), GFP_KERNEL);
-	struct kpx_storm *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
 	unsigned long deadline;
+	struct kpx_probe *k;
+	struct kpx_storm *s;
 	void *area;
 
-	KUNIT_ASSERT_NOT_NULL(test, k);
-	KUNIT_ASSERT_NOT_NULL(test, s);
-	BUILD_BUG_ON(ARRAY_SIZE(kpx_per_proc) != ARRAY_SIZE(kpx_ctx_syms));
-	BUILD_BUG_ON(ARRAY_SIZE(kpx_per_irq) != ARRAY_SIZE(kpx_ctx_syms));
-	s->fn = (unsigned long)kpx_leaf;
-	s->bad = kpx_bad_kernel_ptr(test, &area);
-	for (i = 0; i < n; i++)
-		KUNIT_ASSERT_EQ_MSG(test, kpx_register(test, &k[i], syms[i],
-						       i & 1), 0, "%s",
-				    syms[i]);
+	kpx_ctx_setup(test, &k, &s, &area);
 
 	init_irq_work(&s->work, kpx_storm_work);
 	hrtimer_init(&s->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
@@ -703,19 +717,12 @@ static int kpx_nmi_handler(unsigned int type, struct pt_regs *regs)
 static void kpx_nmi(struct kunit *test)
 {
 	int n = ARRAY_SIZE(kpx_ctx_syms), i, sent, nmis;
-	struct kpx_probe *k = kunit_kcalloc(test, n, sizeof(*k), GFP_KERNEL);
-	struct kpx_storm *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
 	unsigned long spins;
+	struct kpx_probe *k;
+	struct kpx_storm *s;
 	void *area;
 
-	KUNIT_ASSERT_NOT_NULL(test, k);
-	KUNIT_ASSERT_NOT_NULL(test, s);
-	s->fn = (unsigned long)kpx_leaf;
-	s->bad = kpx_bad_kernel_ptr(test, &area);
-	for (i = 0; i < n; i++)
-		KUNIT_ASSERT_EQ_MSG(test, kpx_register(test, &k[i],
-						       kpx_ctx_syms[i], i & 1),
-				    0, "%s", kpx_ctx_syms[i]);
+	kpx_ctx_setup(test, &k, &s, &area);
 	WRITE_ONCE(kpx_nmi_storm, s);
 	KUNIT_ASSERT_EQ(test, register_nmi_handler(NMI_LOCAL, kpx_nmi_handler,
 						   0, "kpx_test"), 0);
