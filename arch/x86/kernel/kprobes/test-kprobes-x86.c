@@ -40,6 +40,8 @@
 #include <linux/kthread.h>
 #include <linux/jump_label.h>
 #include <linux/extable.h>
+#include <linux/fprobe.h>
+#include <linux/rethook.h>
 #include <linux/uaccess.h>
 #include <kunit/test.h>
 #include <asm/text-patching.h>
@@ -758,6 +760,88 @@ static void kpx_nmi(struct kunit *test)
 	vfree(area);
 }
 
+#if defined(CONFIG_FPROBE) && defined(CONFIG_KRETPROBES)
+/*
+ * A task with a rethook (an fprobe's exit) and a kretprobe pending at
+ * once: kpx_rh_outer()'s return is hijacked by rethook, kpx_rh_inner()'s
+ * by our trampoline, and a stack trace taken in kpx_rh_inner() must see
+ * through both.  The two kinds keep their pending returns on different
+ * lists, so the unwinder walks them with a cursor each (patch 0400);
+ * with one shared cursor the second recovery would search the wrong
+ * list and leave a trampoline's address in the trace.
+ */
+static unsigned long kpx_rh_trace[32];
+static unsigned int kpx_rh_len, kpx_rh_exits;
+
+static noinline void kpx_rh_inner(void)
+{
+	kpx_rh_len = stack_trace_save(kpx_rh_trace, ARRAY_SIZE(kpx_rh_trace),
+				      0);
+}
+
+static noinline void kpx_rh_outer(void)
+{
+	kpx_rh_inner();
+	/* no tail call: kpx_rh_inner() returns here */
+	WRITE_ONCE(kpx_rh_exits, READ_ONCE(kpx_rh_exits));
+}
+
+static void kpx_rh_exit(struct fprobe *fp, unsigned long entry_ip,
+			unsigned long ret_ip, struct pt_regs *regs, void *data)
+{
+	kpx_rh_exits++;
+}
+
+static int kpx_rh_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	return 0;
+}
+
+/* Is @addr inside the function that starts at @fn? */
+static bool kpx_in_func(unsigned long addr, void *fn)
+{
+	unsigned long size, off;
+
+	return kallsyms_lookup_size_offset(addr, &size, &off) &&
+	       addr - off == (unsigned long)fn;
+}
+
+static noinline void kpx_rethook_and_kretprobe(struct kunit *test)
+{
+	struct fprobe fp = { .exit_handler = kpx_rh_exit };
+	struct kretprobe rp = {
+		.kp.symbol_name = "kpx_rh_inner",
+		.handler = kpx_rh_ret,
+	};
+	bool outer = false, self = false;
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, register_fprobe(&fp, "kpx_rh_outer", NULL), 0);
+	KUNIT_ASSERT_EQ(test, register_kretprobe(&rp), 0);
+	kpx_rh_exits = 0;
+	kpx_rh_len = 0;
+	kpx_rh_outer();
+	unregister_kretprobe(&rp);
+	unregister_fprobe(&fp);
+
+	KUNIT_EXPECT_EQ(test, kpx_rh_exits, 1);
+	KUNIT_EXPECT_GT(test, kpx_rh_len, 2);
+	for (i = 0; i < kpx_rh_len; i++) {
+		KUNIT_EXPECT_FALSE_MSG(test,
+				       is_kretprobe_trampoline(kpx_rh_trace[i]) ||
+				       is_rethook_trampoline(kpx_rh_trace[i]),
+				       "entry %u: %pS", i, (void *)kpx_rh_trace[i]);
+		if (kpx_in_func(kpx_rh_trace[i], kpx_rh_outer))
+			outer = true;
+		if (kpx_in_func(kpx_rh_trace[i], kpx_rethook_and_kretprobe))
+			self = true;
+	}
+	/* both real return addresses recovered, in order */
+	KUNIT_EXPECT_TRUE(test, outer);
+	KUNIT_EXPECT_TRUE(test, self);
+}
+#endif
+
 /* ---------------------------------------------------------------------
  * Where the handlers see the ip
  */
@@ -1014,6 +1098,9 @@ static struct kunit_case kprobes_x86_unusual_cases[] = {
 #endif
 	KUNIT_CASE_SLOW(kpx_contexts),
 	KUNIT_CASE(kpx_nmi),
+#if defined(CONFIG_FPROBE) && defined(CONFIG_KRETPROBES)
+	KUNIT_CASE(kpx_rethook_and_kretprobe),
+#endif
 	KUNIT_CASE_SLOW(kpx_decode_vs_jump_label),
 	{}
 };
