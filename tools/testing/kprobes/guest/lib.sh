@@ -26,3 +26,10 @@ param() { cat "/sys/module/$1/parameters/$2"; }
 kcall() { echo "$1" > /sys/kernel/debug/kp_target/call; }
 # the list line of a probe on SYMBOL
 list_line() { grep " $1" "$KP_DBG/list"; }
+# Offsets past a function's entry where an optimizable probe may sit:
+# x86_64 has ENDBR + fentry call (9 bytes) there, arm64 fixed 4-byte
+# instructions.
+opt_offsets() {
+	if [ "$KP_ARCH" = aarch64 ]; then echo 4 8 12 16 20 24 28 32
+	else echo 9 10 11 12 13 14 15 16 17 18; fi
+}

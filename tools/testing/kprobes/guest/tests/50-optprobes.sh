@@ -30,10 +30,7 @@ fi
 # Find an optimizable site: the first instruction boundaries after the
 # entry of a few functions that reading a file runs, all probed at once
 # (different functions cannot block each other).
-# Past the entry: x86_64 has ENDBR + fentry call (9 bytes) there, arm64
-# fixed 4-byte instructions.
-offs="9 10 11 12 13 14 15 16 17 18"
-[ "$KP_ARCH" = aarch64 ] && offs="4 8 12 16 20 24"
+offs=$(opt_offsets)
 n=0
 for fn in vfs_read ksys_read rw_verify_area __x64_sys_read __arm64_sys_read; do
 	grep -q " $fn$" /proc/kallsyms || continue

@@ -69,8 +69,7 @@ grep -q '^LOST' /tmp/sb.out && fail perf.no-lost-records
 # past vfs_read's entry, one at a time, until one is optimized; it is
 # hit, disabled and removed.
 if [ "$KP_ARCH" = x86_64 ] || ours; then
-	offs="9 10 11 12 13 14 15 16 17 18"
-	[ "$KP_ARCH" = aarch64 ] && offs="4 8 12 16 20 24 28 32"
+	offs=$(opt_offsets)
 	cat > /tmp/sbo.sh <<EOS
 : > /tmp/sbo.list
 for off in $offs; do
