@@ -41,9 +41,9 @@ if [ -f "$obj/samples/trace_printk/trace-printk.ko" ]; then
 	mkdir -p "$root/lib/modules/$krel/extra"
 	cp "$obj/samples/trace_printk/trace-printk.ko" "$root/lib/modules/$krel/extra/"
 fi
-# kp_perfsb and kp_attach (guest/*.c), with the kernel's nolibc and uapi
+# kp_perfsb, kp_attach and kp_bpf (guest/*.c), with the kernel's nolibc and uapi
 # headers.
-for tool in kp_perfsb kp_attach; do
+for tool in kp_perfsb kp_attach kp_bpf; do
 	bin=$obj/${tool/_/-}
 	if [ ! -x "$bin" ] || [ "$KP_TOOLS/guest/$tool.c" -nt "$bin" ]; then
 		rm -f "$bin"

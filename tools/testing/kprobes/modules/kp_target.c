@@ -3,14 +3,20 @@
  * kp_target: a module with a function to probe.  Writing N to
  * /sys/kernel/debug/kp_target/call calls kp_target_func() N times; the
  * sum of its results is readable in /sys/kernel/debug/kp_target/result.
+ * Writing N to .../fallible calls kp_target_fallible(N), a function open
+ * to error injection (fail_function, bpf_override_return()); the errno
+ * it returned is in .../fallible_errno (0: it succeeded), and the write
+ * fails with it.
  */
 #include <linux/module.h>
 #include <linux/debugfs.h>
+#include <linux/error-injection.h>
 #include <linux/fs.h>
 #include <linux/kernel.h>
 
 static struct dentry *kp_dir;
 static u64 kp_result;
+static u32 kp_fallible_errno;
 
 noinline int kp_target_func(int x)
 {
@@ -18,6 +24,31 @@ noinline int kp_target_func(int x)
 	barrier();
 	return x * 3 + 1;
 }
+
+noinline int kp_target_fallible(int x)
+{
+	barrier();
+	return x < 0 ? -EINVAL : 0;
+}
+ALLOW_ERROR_INJECTION(kp_target_fallible, ERRNO);
+
+static ssize_t kp_fallible_write(struct file *file, const char __user *ubuf,
+				 size_t count, loff_t *ppos)
+{
+	int ret, x;
+
+	ret = kstrtoint_from_user(ubuf, count, 0, &x);
+	if (ret)
+		return ret;
+	ret = kp_target_fallible(x);
+	kp_fallible_errno = ret < 0 ? -ret : 0;
+	return ret < 0 ? ret : count;
+}
+
+static const struct file_operations kp_fallible_fops = {
+	.owner = THIS_MODULE,
+	.write = kp_fallible_write,
+};
 
 static ssize_t kp_call_write(struct file *file, const char __user *ubuf,
 			     size_t count, loff_t *ppos)
@@ -43,6 +74,8 @@ static int __init kp_target_init(void)
 	kp_dir = debugfs_create_dir("kp_target", NULL);
 	debugfs_create_file("call", 0200, kp_dir, NULL, &kp_call_fops);
 	debugfs_create_u64("result", 0400, kp_dir, &kp_result);
+	debugfs_create_file("fallible", 0200, kp_dir, NULL, &kp_fallible_fops);
+	debugfs_create_u32("fallible_errno", 0400, kp_dir, &kp_fallible_errno);
 	return 0;
 }
 

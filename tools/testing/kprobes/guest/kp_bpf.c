@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kp_bpf: a BPF kprobe program, attached as libbpf, bpftrace and perf
+ * attach one (a perf_event_open() of the kprobe PMU, then
+ * PERF_EVENT_IOC_SET_BPF), while a command runs.
+ *
+ *   kp_bpf [-r] [-o ERRNO] FUNC OFFSET 'shell command'
+ *
+ * The program records, in an array map, what BPF programs see of a hit:
+ * bpf_get_func_ip(), the number of hits, the ip of its pt_regs (ctx) and
+ * the first argument (entry) or the return value (-r: a kretprobe).
+ * With -o it also calls bpf_override_return(ctx, -ERRNO), as BPF error
+ * injection does.  After the command it prints one line:
+ *
+ *   BPF ret=0|ERRNO hits=N func_ip=HEX ctx_ip=HEX reg=N status=S
+ *
+ * ret is the errno of the first step that failed (the verifier's log
+ * follows when the program was refused).  The program is assembled here, by hand: the
+ * guest has no BPF toolchain.  Built with the kernel's nolibc
+ * (tools/include/nolibc), as kp_perfsb.
+ */
+#include <linux/bpf.h>
+#include <linux/perf_event.h>
+#include <asm/ptrace.h>
+
+#ifndef __NR_bpf
+#error no bpf
+#endif
+
+#if defined(__x86_64__)
+/* struct pt_regs of the uapi, as BPF kprobe programs see it */
+#define CTX_IP		offsetof(struct pt_regs, rip)
+#define CTX_ARG0	offsetof(struct pt_regs, rdi)
+#define CTX_RET		offsetof(struct pt_regs, rax)
+#elif defined(__aarch64__)
+#define CTX_IP		offsetof(struct user_pt_regs, pc)
+#define CTX_ARG0	offsetof(struct user_pt_regs, regs[0])
+#define CTX_RET		offsetof(struct user_pt_regs, regs[0])
+#else
+#error kp_bpf: x86_64 and arm64 only
+#endif
+
+/* the map's one value */
+enum { V_FUNC_IP, V_HITS, V_CTX_IP, V_REG, V_N };
+
+#define INSN(c, d, s, o, i) \
+	((struct bpf_insn){ .code = (c), .dst_reg = (d), .src_reg = (s), \
+			    .off = (o), .imm = (i) })
+
+static char verifier_log[16384];
+
+static long sys_bpf(int cmd, union bpf_attr *attr)
+{
+	return my_syscall3(__NR_bpf, cmd, attr, sizeof(*attr));
+}
+
+static int map_create(void)
+{
+	union bpf_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.map_type = BPF_MAP_TYPE_ARRAY;
+	a.key_size = 4;
+	a.value_size = V_N * 8;
+	a.max_entries = 1;
+	return sys_bpf(BPF_MAP_CREATE, &a);
+}
+
+static int prog_load(int map, int ret_probe, int override)
+{
+	struct bpf_insn p[32];
+	union bpf_attr a;
+	int n = 0;
+
+	/* r6 = ctx */
+	p[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_X, 6, 1, 0, 0);
+	/* r0 = bpf_get_func_ip(ctx) */
+	p[n++] = INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_get_func_ip);
+	/* r7 = &value (a direct map value load: two instructions) */
+	p[n++] = INSN(BPF_LD | BPF_DW | BPF_IMM, 7, BPF_PSEUDO_MAP_VALUE, 0, map);
+	p[n++] = INSN(0, 0, 0, 0, 0);
+	p[n++] = INSN(BPF_STX | BPF_MEM | BPF_DW, 7, 0, V_FUNC_IP * 8, 0);
+	/* lock value[V_HITS] += 1 */
+	p[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_K, 1, 0, 0, 1);
+	p[n++] = INSN(BPF_STX | BPF_ATOMIC | BPF_DW, 7, 1, V_HITS * 8, BPF_ADD);
+	p[n++] = INSN(BPF_LDX | BPF_MEM | BPF_DW, 1, 6, 0, 0);
+	p[n - 1].off = CTX_IP;
+	p[n++] = INSN(BPF_STX | BPF_MEM | BPF_DW, 7, 1, V_CTX_IP * 8, 0);
+	p[n++] = INSN(BPF_LDX | BPF_MEM | BPF_DW, 1, 6, 0, 0);
+	p[n - 1].off = ret_probe ? CTX_RET : CTX_ARG0;
+	p[n++] = INSN(BPF_STX | BPF_MEM | BPF_DW, 7, 1, V_REG * 8, 0);
+	if (override) {
+		/* bpf_override_return(ctx, -override) */
+		p[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_X, 1, 6, 0, 0);
+		p[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_K, 2, 0, 0, -override);
+		p[n++] = INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_override_return);
+	}
+	p[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0);
+	p[n++] = INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+
+	memset(&a, 0, sizeof(a));
+	a.prog_type = BPF_PROG_TYPE_KPROBE;
+	a.insns = (unsigned long)p;
+	a.insn_cnt = n;
+	/* bpf_get_func_ip() and bpf_override_return() are GPL only */
+	a.license = (unsigned long)"GPL";
+	a.log_level = 1;
+	a.log_buf = (unsigned long)verifier_log;
+	a.log_size = sizeof(verifier_log);
+	return sys_bpf(BPF_PROG_LOAD, &a);
+}
+
+/* an integer from a sysfs file, or -1 */
+static int read_int(const char *path, int skip)
+{
+	char buf[64];
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= skip)
+		return -1;
+	buf[n] = '\0';
+	return atoi(buf + skip);
+}
+
+static int kprobe_open(const char *func, unsigned long off, int ret_probe)
+{
+	struct perf_event_attr attr;
+	int type, bit = 0;
+
+	type = read_int("/sys/bus/event_source/devices/kprobe/type", 0);
+	if (type < 0)
+		return -ENOENT;
+	if (ret_probe) {
+		/* "config:N" */
+		bit = read_int("/sys/bus/event_source/devices/kprobe/format/retprobe",
+			       7);
+		if (bit < 0)
+			return -ENOENT;
+	}
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = type;
+	attr.config = ret_probe ? 1ULL << bit : 0;
+	attr.config1 = (unsigned long)func;	/* kprobe_func */
+	attr.config2 = off;			/* probe_offset */
+	attr.sample_period = 1;
+	attr.wakeup_events = 1;
+	return my_syscall5(__NR_perf_event_open, &attr, -1, 0, -1,
+			   PERF_FLAG_FD_CLOEXEC);
+}
+
+static int run(const char *cmd)
+{
+	char *args[4];
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	if (pid == 0) {
+		args[0] = "/bin/sh";
+		args[1] = "-c";
+		args[2] = (char *)cmd;
+		args[3] = NULL;
+		execve("/bin/sh", args, environ);
+		exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) < 0)
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+static void hex(const char *name, unsigned long long v)
+{
+	/* nolibc's printf has %llx but no field width: none is needed */
+	printf(" %s=%llx", name, v);
+}
+
+static int report(int ret, const unsigned long long *v, int status)
+{
+	printf("BPF ret=%d hits=%llu", ret, ret ? 0ULL : v[V_HITS]);
+	hex("func_ip", ret ? 0 : v[V_FUNC_IP]);
+	hex("ctx_ip", ret ? 0 : v[V_CTX_IP]);
+	printf(" reg=%lld status=%d\n", ret ? 0LL : (long long)v[V_REG], status);
+	return ret != 0;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long long v[V_N];
+	int ret_probe = 0, override = 0, i = 1;
+	int map, prog, ev, status;
+	unsigned int key = 0;
+	union bpf_attr a;
+
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "-r")) {
+			ret_probe = 1;
+		} else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
+			override = atoi(argv[++i]);
+		} else {
+			i = argc;
+			break;
+		}
+	}
+	if (argc - i != 3 || override < 0 || override > 4095) {
+		printf("usage: kp_bpf [-r] [-o ERRNO] FUNC OFFSET 'command'\n");
+		return 2;
+	}
+	memset(v, 0, sizeof(v));
+	map = map_create();
+	if (map < 0)
+		return report(-map, v, -1);
+	prog = prog_load(map, ret_probe, override);
+	if (prog < 0) {
+		report(-prog, v, -1);
+		printf("%s\n", verifier_log);
+		return 1;
+	}
+	ev = kprobe_open(argv[i], strtoul(argv[i + 1], NULL, 0), ret_probe);
+	if (ev < 0)
+		return report(-ev, v, -1);
+	if (ioctl(ev, PERF_EVENT_IOC_SET_BPF, (void *)(long)prog) < 0)
+		return report(errno, v, -1);
+	if (ioctl(ev, PERF_EVENT_IOC_ENABLE, 0) < 0)
+		return report(errno, v, -1);
+	status = run(argv[i + 2]);
+	ioctl(ev, PERF_EVENT_IOC_DISABLE, 0);
+	memset(&a, 0, sizeof(a));
+	a.map_fd = map;
+	a.key = (unsigned long)&key;
+	a.value = (unsigned long)v;
+	if (sys_bpf(BPF_MAP_LOOKUP_ELEM, &a) < 0)
+		return report(errno, v, status);
+	close(ev);
+	close(prog);
+	close(map);
+	return report(0, v, status);
+}

@@ -1,0 +1,88 @@
+# SPDX-License-Identifier: GPL-2.0
+# BPF kprobe programs, attached as libbpf, bpftrace and perf attach them
+# (perf_event_open() of the kprobe PMU, PERF_EVENT_IOC_SET_BPF), see what
+# they see on upstream: bpf_get_func_ip() is the function's address at
+# its entry, for a kprobe and for a kretprobe (from the return handler,
+# where kprobe_running() must be the kretprobe's own probe), and 0 past
+# the entry; the ip of the hit's pt_regs is the probed address plus one
+# on x86_64 (as after the int3, on every path), the address on arm64;
+# arguments and return values are the real ones; bpf_override_return()
+# makes an error-injectable function return an error (it moves the ip
+# from the pre_handler).  kp_bpf (guest/kp_bpf.c) loads the programs.
+# Runs unchanged on both flavours.
+. /guest/lib.sh
+if ! command -v kp_bpf > /dev/null; then
+	fail bpf.tool-built
+	return 0 2>/dev/null || exit 0
+fi
+insmod $KP_MOD/kp_target.ko
+KT=/sys/kernel/debug/kp_target
+sym=$(awk '$3 == "kp_target_func" { print $1; exit }' /proc/kallsyms)
+site=$(awk '$2 == "kp_target_func" { print $1; exit }' $KP_TR/available_filter_functions_addrs)
+if [ "$KP_ARCH" = x86_64 ]; then ipadj=1; else ipadj=0; fi
+
+# bpf_field LINE NAME: the value of NAME=... in kp_bpf's line
+bpf_field() { echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
+# hexeq A B: two hex numbers (without 0x) are equal
+hexeq() { [ -n "$1" ] && [ -n "$2" ] && [ $((0x$1)) -eq $((0x$2)) ]; }
+# the address kprobes/list shows for the (one) probe on kp_target_func
+listed() { cut -d' ' -f1 /tmp/bpf.list | head -n 1; }
+
+# A kprobe at the entry (x86_64: its ftrace site; arm64: a BRK).
+out=$(kp_bpf kp_target_func 0 "echo 3 > $KT/call; grep ' kp_target_func' $KP_DBG/list > /tmp/bpf.list")
+echo "$out" | sed 's/^/  /'
+expect_eq bpf.kprobe.attach "$(bpf_field "$out" ret) $(bpf_field "$out" status)" "0 0"
+expect_eq bpf.kprobe.hits "$(bpf_field "$out" hits)" 3
+if hexeq "$(bpf_field "$out" func_ip)" "$sym"; then pass bpf.kprobe.func_ip; else
+	fail bpf.kprobe.func_ip "(got $(bpf_field "$out" func_ip), want $sym)"; fi
+expect_eq bpf.kprobe.arg "$(bpf_field "$out" reg)" 2
+at=$(listed)
+if [ -n "$at" ] && hexeq "$(bpf_field "$out" ctx_ip)" "$(printf '%x' $((0x$at + ipadj)))"; then
+	pass bpf.kprobe.ctx_ip
+else
+	fail bpf.kprobe.ctx_ip "(got $(bpf_field "$out" ctx_ip), probe at $at)"
+fi
+[ -s /tmp/bpf.list ] || fail bpf.kprobe.listed
+grep -q ' kp_target_func' $KP_DBG/list && fail bpf.kprobe.detached "(still listed)"
+
+# A kretprobe: the return handler sees the function's entry address
+# through bpf_get_func_ip() and the real return value (3 * 2 + 1).
+out=$(kp_bpf -r kp_target_func 0 "echo 3 > $KT/call")
+echo "$out" | sed 's/^/  /'
+expect_eq bpf.kretprobe.attach "$(bpf_field "$out" ret) $(bpf_field "$out" status)" "0 0"
+expect_eq bpf.kretprobe.hits "$(bpf_field "$out" hits)" 3
+if hexeq "$(bpf_field "$out" func_ip)" "$sym"; then pass bpf.kretprobe.func_ip; else
+	fail bpf.kretprobe.func_ip "(got $(bpf_field "$out" func_ip), want $sym)"; fi
+expect_eq bpf.kretprobe.retval "$(bpf_field "$out" reg)" 7
+
+# Past the entry (the first instruction after the ftrace site): not a
+# function entry, so bpf_get_func_ip() is 0; hit as a breakpoint or,
+# once optimized, through its jump: the ip is the same either way.
+if [ -n "$site" ]; then
+	if [ "$KP_ARCH" = x86_64 ]; then off=$((0x$site - 0x$sym + 5)); else
+		off=$((0x$site - 0x$sym + 4)); fi
+	out=$(kp_bpf kp_target_func $off "echo 3 > $KT/call; grep ' kp_target_func' $KP_DBG/list > /tmp/bpf.list")
+	echo "$out" | sed 's/^/  /'
+	expect_eq bpf.kprobe.body.attach "$(bpf_field "$out" ret) $(bpf_field "$out" status)" "0 0"
+	expect_eq bpf.kprobe.body.hits "$(bpf_field "$out" hits)" 3
+	expect_eq bpf.kprobe.body.func_ip "$(bpf_field "$out" func_ip)" 0
+	want=$(printf '%x' $((0x$sym + off + ipadj)))
+	if hexeq "$(bpf_field "$out" ctx_ip)" "$want"; then pass bpf.kprobe.body.ctx_ip; else
+		fail bpf.kprobe.body.ctx_ip "(got $(bpf_field "$out" ctx_ip), want $want)"; fi
+else
+	fail bpf.kprobe.body "(no ftrace site of kp_target_func)"
+fi
+
+# Error injection: bpf_override_return(ctx, -ENOMEM) on an
+# ALLOW_ERROR_INJECTION function; the write that calls it fails with
+# ENOMEM, and works again once the program is gone.
+out=$(kp_bpf -o 12 kp_target_fallible 0 "echo 1 > $KT/fallible")
+echo "$out" | sed 's/^/  /'
+expect_eq bpf.override.attach "$(bpf_field "$out" ret)" 0
+expect_eq bpf.override.hits "$(bpf_field "$out" hits)" 1
+if [ "$(bpf_field "$out" status)" != 0 ]; then pass bpf.override.write-failed; else
+	fail bpf.override.write-failed; fi
+expect_eq bpf.override.errno "$(cat $KT/fallible_errno)" 12
+check bpf.override.gone sh -c "echo 1 > $KT/fallible"
+expect_eq bpf.override.gone.errno "$(cat $KT/fallible_errno)" 0
+rmmod kp_target
