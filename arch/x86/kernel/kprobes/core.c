@@ -613,13 +613,16 @@ void arch_remove_kprobe(struct kprobe *p)
  * @offset: requested offset
  * @on_func_entry: set when the probe is at the function's entry
  *
- * The entry of a function is offset 0, or the end of its ENDBR, or the
- * end of its fentry call.  The ENDBR must stay in place for IBT, so a
- * probe at offset 0 goes after it: on the function's ftrace site with
- * CONFIG_KPROBES_ON_FTRACE (the probe then runs from ftrace), after the
- * fentry call without it.  A probe asked for at the end of the fentry
- * call stays there.  Any other offset is taken as it is (one inside ENDBR
- * or fentry is then refused).
+ * The entry of a function is offset 0, or the end of its ENDBR (as
+ * upstream).  The ENDBR must stay in place for IBT, so a probe there goes
+ * after it: on the function's ftrace site with CONFIG_KPROBES_ON_FTRACE
+ * (the probe then runs from ftrace), after the fentry call without it
+ * (where upstream refuses the function's entry altogether).  Any other
+ * offset is taken as it is and is not the entry: one inside ENDBR or
+ * fentry is then refused, and the end of the fentry call is the body's
+ * first instruction, as upstream (no kretprobe there, and BPF's
+ * bpf_get_func_ip() is 0 for a probe there, KPROBE_FLAG_ON_FUNC_ENTRY
+ * being unset).
  *
  * Return: the address to probe.
  */
@@ -627,7 +630,7 @@ kprobe_opcode_t *arch_adjust_kprobe_addr(unsigned long addr,
 					 unsigned long offset,
 					 bool *on_func_entry)
 {
-	unsigned long want = addr + offset, entry = addr, after;
+	unsigned long want = addr + offset, entry = addr;
 	u32 insn;
 
 	*on_func_entry = !offset;
@@ -635,13 +638,12 @@ kprobe_opcode_t *arch_adjust_kprobe_addr(unsigned long addr,
 		entry += ENDBR_INSN_SIZE;
 		*on_func_entry |= want == entry;
 	}
-	if (ftrace_location(entry) == entry) {
-		after = entry + MCOUNT_INSN_SIZE;
-		*on_func_entry |= want == after;
-		if (!IS_ENABLED(CONFIG_KPROBES_ON_FTRACE) || want == after)
-			entry = after;
-	}
-	return (kprobe_opcode_t *)(*on_func_entry ? entry : want);
+	if (!*on_func_entry)
+		return (kprobe_opcode_t *)want;
+	if (!IS_ENABLED(CONFIG_KPROBES_ON_FTRACE) &&
+	    ftrace_location(entry) == entry)
+		entry += MCOUNT_INSN_SIZE;
+	return (kprobe_opcode_t *)entry;
 }
 
 /* ---------------------------------------------------------------------
