@@ -42,7 +42,6 @@
 
 #include <linux/execmem.h>
 #include <linux/extable.h>
-#include <linux/ftrace.h>
 #include <linux/kprobes.h>
 #include <linux/perf_event.h>
 #include <linux/sched/debug.h>
@@ -172,40 +171,6 @@ int arm64_kprobe_patch_text(void **addrs, u32 *insns, int n)
 			perf_event_text_poke(addrs[i], &old, AARCH64_INSN_SIZE,
 					     &insns[i], AARCH64_INSN_SIZE);
 	return aarch64_insn_patch_text(addrs, insns, n);
-}
-
-/**
- * arch_adjust_kprobe_addr() - where a probe at function+offset goes
- * @addr: start of the function
- * @offset: offset asked for
- * @on_func_entry: set when the result is the function's entry
- *
- * With dynamic ftrace the function starts with a patchable entry whose
- * call site ftrace owns.  A probe on the function's entry goes on the
- * first instruction after it, where the registers still hold the entry
- * state (the ftrace call preserves them).  The call site itself, asked
- * for by its offset, stays where it is: it is ftrace's, and without
- * kprobes on ftrace registration refuses it with -EINVAL, as upstream.
- *
- * Return: the address to probe.
- */
-kprobe_opcode_t *arch_adjust_kprobe_addr(unsigned long addr,
-					 unsigned long offset,
-					 bool *on_func_entry)
-{
-	unsigned long fsite = ftrace_location(addr);
-	unsigned long body = fsite ? fsite + AARCH64_INSN_SIZE : addr;
-
-	if (offset && addr + offset == fsite) {
-		*on_func_entry = false;
-		return (kprobe_opcode_t *)fsite;
-	}
-	if (addr + offset <= body) {
-		*on_func_entry = true;
-		return (kprobe_opcode_t *)body;
-	}
-	*on_func_entry = false;
-	return (kprobe_opcode_t *)(addr + offset);
 }
 
 /**
