@@ -27,14 +27,20 @@ bpf_field() { echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
 hexeq() { [ -n "$1" ] && [ -n "$2" ] && [ $((0x$1)) -eq $((0x$2)) ]; }
 # the address kprobes/list shows for the (one) probe on kp_target_func
 listed() { cut -d' ' -f1 /tmp/bpf.list | head -n 1; }
+# bpf_expect NAME LINE HITS FUNC_IP: the program attached, the command
+# ran to its end, the program counted HITS hits and bpf_get_func_ip()
+# gave FUNC_IP (hex)
+bpf_expect() {
+	echo "$2" | sed 's/^/  /'
+	expect_eq "$1.attach" "$(bpf_field "$2" ret) $(bpf_field "$2" status)" "0 0"
+	expect_eq "$1.hits" "$(bpf_field "$2" hits)" "$3"
+	if hexeq "$(bpf_field "$2" func_ip)" "$4"; then pass "$1.func_ip"; else
+		fail "$1.func_ip" "(got $(bpf_field "$2" func_ip), want $4)"; fi
+}
 
 # A kprobe at the entry (x86_64: its ftrace site; arm64: a BRK).
 out=$(kp_bpf kp_target_func 0 "echo 3 > $KT/call; grep ' kp_target_func' $KP_DBG/list > /tmp/bpf.list")
-echo "$out" | sed 's/^/  /'
-expect_eq bpf.kprobe.attach "$(bpf_field "$out" ret) $(bpf_field "$out" status)" "0 0"
-expect_eq bpf.kprobe.hits "$(bpf_field "$out" hits)" 3
-if hexeq "$(bpf_field "$out" func_ip)" "$sym"; then pass bpf.kprobe.func_ip; else
-	fail bpf.kprobe.func_ip "(got $(bpf_field "$out" func_ip), want $sym)"; fi
+bpf_expect bpf.kprobe "$out" 3 "$sym"
 expect_eq bpf.kprobe.arg "$(bpf_field "$out" reg)" 2
 at=$(listed)
 if [ -n "$at" ] && hexeq "$(bpf_field "$out" ctx_ip)" "$(printf '%x' $((0x$at + ipadj)))"; then
@@ -48,11 +54,7 @@ grep -q ' kp_target_func' $KP_DBG/list && fail bpf.kprobe.detached "(still liste
 # A kretprobe: the return handler sees the function's entry address
 # through bpf_get_func_ip() and the real return value (3 * 2 + 1).
 out=$(kp_bpf -r kp_target_func 0 "echo 3 > $KT/call")
-echo "$out" | sed 's/^/  /'
-expect_eq bpf.kretprobe.attach "$(bpf_field "$out" ret) $(bpf_field "$out" status)" "0 0"
-expect_eq bpf.kretprobe.hits "$(bpf_field "$out" hits)" 3
-if hexeq "$(bpf_field "$out" func_ip)" "$sym"; then pass bpf.kretprobe.func_ip; else
-	fail bpf.kretprobe.func_ip "(got $(bpf_field "$out" func_ip), want $sym)"; fi
+bpf_expect bpf.kretprobe "$out" 3 "$sym"
 expect_eq bpf.kretprobe.retval "$(bpf_field "$out" reg)" 7
 
 # Past the entry (the first instruction after the ftrace site): not a
@@ -62,10 +64,7 @@ if [ -n "$site" ]; then
 	if [ "$KP_ARCH" = x86_64 ]; then off=$((0x$site - 0x$sym + 5)); else
 		off=$((0x$site - 0x$sym + 4)); fi
 	out=$(kp_bpf kp_target_func $off "echo 3 > $KT/call; grep ' kp_target_func' $KP_DBG/list > /tmp/bpf.list")
-	echo "$out" | sed 's/^/  /'
-	expect_eq bpf.kprobe.body.attach "$(bpf_field "$out" ret) $(bpf_field "$out" status)" "0 0"
-	expect_eq bpf.kprobe.body.hits "$(bpf_field "$out" hits)" 3
-	expect_eq bpf.kprobe.body.func_ip "$(bpf_field "$out" func_ip)" 0
+	bpf_expect bpf.kprobe.body "$out" 3 0
 	want=$(printf '%x' $((0x$sym + off + ipadj)))
 	if hexeq "$(bpf_field "$out" ctx_ip)" "$want"; then pass bpf.kprobe.body.ctx_ip; else
 		fail bpf.kprobe.body.ctx_ip "(got $(bpf_field "$out" ctx_ip), want $want)"; fi
