@@ -13,6 +13,7 @@
  */
 #include <kunit/test.h>
 #include <linux/context_tracking.h>
+#include <linux/ftrace.h>
 #include <linux/irq_work.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
@@ -1026,6 +1027,137 @@ static void kprobes_arm64_rcu_not_watching(struct kunit *test)
 #endif
 }
 
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_ARGS
+/*
+ * A C function starts with its patchable ftrace entry: "mov x9, x30",
+ * written once when ftrace starts, then the "bl" ftrace turns on and off.
+ * A probe on the function's symbol sits on the mov and is the entry
+ * (KPROBE_FLAG_ON_FUNC_ENTRY: BPF's bpf_get_func_ip() returns kp->addr),
+ * as upstream; the bl is ftrace's (-EINVAL); the next instruction is the
+ * body, not the entry.  ftrace traces the function at the same time: a
+ * kprobe at the entry, one in the body, a kretprobe (with KRETPROBES) and
+ * the ftrace callback each see every call, through BRKs and, once optimized,
+ * through the detour buffers; the kretprobe sees the return value.
+ */
+static int kpa64_traced_calls;
+
+/*
+ * __noipa: the compiler must not learn what it touches (then it would
+ * keep the counters below in registers across calls: it cannot see the
+ * handlers and the ftrace callback that change them).
+ */
+static __noipa int kpa64_traced(int x)
+{
+	WRITE_ONCE(kpa64_traced_calls, kpa64_traced_calls + 1);
+	return x * 3 + 2;
+}
+
+static unsigned long kpa64_ftrace_hits, kpa64_ret_hits;
+static long kpa64_ret_value;
+
+static void kpa64_ftrace_cb(unsigned long ip, unsigned long parent_ip,
+			    struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	kpa64_ftrace_hits++;
+}
+
+static struct ftrace_ops kpa64_fops = {
+	.func = kpa64_ftrace_cb,
+};
+
+static int kpa64_traced_ret(struct kretprobe_instance *ri,
+			    struct pt_regs *regs)
+{
+	kpa64_ret_hits++;
+	kpa64_ret_value = regs_return_value(regs);
+	return 0;
+}
+
+static void kprobes_arm64_ftrace_entry(struct kunit *test)
+{
+	unsigned long f = (unsigned long)kpa64_traced;
+	/* the bl (public API only: this suite may be a module) */
+	unsigned long site = f + AARCH64_INSN_SIZE;
+	struct kprobe entry = {
+		.symbol_name = "kpa64_traced",
+		.pre_handler = kpa64_pre,
+	};
+	struct kprobe on_site = {
+		.addr = (kprobe_opcode_t *)site,
+		.pre_handler = kpa64_pre,
+	};
+	struct kprobe body = {
+		.addr = (kprobe_opcode_t *)(site + AARCH64_INSN_SIZE),
+		.pre_handler = kpa64_pre,
+	};
+	struct kretprobe rp = {
+		.kp.symbol_name = "kpa64_traced",
+		.handler = kpa64_traced_ret,
+	};
+	bool kret = IS_ENABLED(CONFIG_KRETPROBES);
+	int round;
+
+	/* ftrace has a record there (-ENOENT otherwise) */
+	KUNIT_ASSERT_EQ(test, ftrace_set_filter_ip(&kpa64_fops, site, 0, 0), 0);
+	KUNIT_EXPECT_EQ(test, register_kprobe(&on_site), -EINVAL);
+	KUNIT_ASSERT_EQ(test, register_kprobe(&entry), 0);
+	KUNIT_EXPECT_EQ(test, (unsigned long)entry.addr, f);
+	KUNIT_EXPECT_TRUE(test, entry.flags & KPROBE_FLAG_ON_FUNC_ENTRY);
+	KUNIT_EXPECT_EQ(test, register_kprobe(&body), 0);
+	KUNIT_EXPECT_FALSE(test, body.flags & KPROBE_FLAG_ON_FUNC_ENTRY);
+	if (kret) {
+		/* no kretprobe in the body */
+		rp.kp.offset = 2 * AARCH64_INSN_SIZE;
+		KUNIT_EXPECT_EQ(test, register_kretprobe(&rp), -EINVAL);
+		rp.kp.offset = 0;
+		KUNIT_EXPECT_EQ(test, register_kretprobe(&rp), 0);
+	}
+	KUNIT_EXPECT_EQ(test, register_ftrace_function(&kpa64_fops), 0);
+
+	/* as armed (BRKs), then as the optimizer leaves them */
+	for (round = 0; round < 2; round++) {
+		if (round)
+			wait_for_kprobe_optimizer();
+		kpa64_pre_hits = 0;
+		kpa64_bad_pc = 0;
+		kpa64_ftrace_hits = 0;
+		kpa64_ret_hits = 0;
+		kpa64_ret_value = 0;
+		KUNIT_EXPECT_EQ(test, kpa64_traced(round + 4), 3 * (round + 4) + 2);
+		KUNIT_EXPECT_EQ(test, kpa64_traced(5), 17);
+		KUNIT_EXPECT_EQ_MSG(test, READ_ONCE(kpa64_pre_hits), 4,
+				    "round %d", round);
+		KUNIT_EXPECT_EQ_MSG(test, READ_ONCE(kpa64_bad_pc), 0,
+				    "round %d", round);
+		KUNIT_EXPECT_EQ_MSG(test, READ_ONCE(kpa64_ftrace_hits), 2,
+				    "round %d", round);
+		KUNIT_EXPECT_EQ_MSG(test, READ_ONCE(kpa64_ret_hits), kret ? 2 : 0,
+				    "round %d", round);
+		KUNIT_EXPECT_EQ_MSG(test, READ_ONCE(kpa64_ret_value), kret ? 17 : 0,
+				    "round %d", round);
+	}
+#ifdef CONFIG_OPTPROBES
+	/* the mov and the body's first instruction are both optimizable */
+	KUNIT_EXPECT_TRUE(test, kpa64_site_optimized(entry.addr));
+	KUNIT_EXPECT_TRUE(test, kpa64_site_optimized(body.addr));
+#endif
+	if (kret)
+		unregister_kretprobe(&rp);
+	unregister_kprobe(&body);
+	unregister_kprobe(&entry);
+	KUNIT_EXPECT_EQ(test, entry.nmissed + body.nmissed + rp.nmissed, 0);
+
+	/* ftrace alone again */
+	kpa64_pre_hits = 0;
+	kpa64_ftrace_hits = 0;
+	KUNIT_EXPECT_EQ(test, kpa64_traced(1), 5);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(kpa64_pre_hits), 0);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(kpa64_ftrace_hits), 1);
+	unregister_ftrace_function(&kpa64_fops);
+	ftrace_free_filter(&kpa64_fops);
+}
+#endif
+
 static struct kunit_case kprobes_arm64_cases[] = {
 	KUNIT_CASE_PARAM(kprobes_arm64_insn, kpa64_insn_gen_params),
 	KUNIT_CASE(kprobes_arm64_literal_values),
@@ -1038,6 +1170,9 @@ static struct kunit_case kprobes_arm64_cases[] = {
 	KUNIT_CASE_PARAM(kprobes_arm64_irq, kpa64_irq_gen_params),
 	KUNIT_CASE(kprobes_arm64_sve),
 	KUNIT_CASE(kprobes_arm64_rcu_not_watching),
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_ARGS
+	KUNIT_CASE(kprobes_arm64_ftrace_entry),
+#endif
 #ifdef CONFIG_OPTPROBES
 	KUNIT_CASE_PARAM(kprobes_arm64_optimized, kpa64_opt_gen_params),
 	KUNIT_CASE(kprobes_arm64_optimized_ip_change),
