@@ -121,13 +121,13 @@ static unsigned int __maybe_unused kpo_second_offset(void)
 /* ftrace targets: C functions with their fentry call */
 static int kpo_calls;
 
-static noinline int kpo_ftraced(int x)
+static __noipa int kpo_ftraced(int x)
 {
 	WRITE_ONCE(kpo_calls, kpo_calls + 1);
 	return x * 2 + 1;
 }
 
-static noinline int kpo_ftraced2(int x)
+static __noipa int kpo_ftraced2(int x)
 {
 	WRITE_ONCE(kpo_calls, kpo_calls + 1);
 	return x + 11;
