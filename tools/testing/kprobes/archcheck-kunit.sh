@@ -28,12 +28,12 @@ mkdir -p "$obj"
 # The workbench's common options, without the flavour's own (jprobes:
 # x86_64 and arm64 only); without CONFIG_PREEMPT, as riscv has no
 # function tracer with it; and without what only the guest tests use
-# (networking, the initramfs, the samples) or no KUnit boot needs
+# (networking, the initramfs, the samples, BPF) or no KUnit boot needs
 # (block layer, EFI, 32-bit user space, input...): a third of the
 # kernel, which matters on a shared two-core machine.
 grep -v -e '^CONFIG_PREEMPT=' -e '^CONFIG_NET=' -e '^CONFIG_INET=' \
 	-e '^CONFIG_UNIX=' -e '^CONFIG_BLK_DEV_INITRD=' -e '^CONFIG_RD_GZIP=' \
-	-e '^CONFIG_SAMPLE' "$KP_TOOLS/configs/common.config" > "$frag"
+	-e '^CONFIG_SAMPLE' -e '^CONFIG_BPF' "$KP_TOOLS/configs/common.config" > "$frag"
 echo CONFIG_EXPERT=y >> "$frag"
 for o in BLOCK IO_URING AIO EFI COMPAT RISCV_ISA_V SUSPEND HIBERNATION VT INPUT \
 		HID_SUPPORT SWAP COREDUMP; do
