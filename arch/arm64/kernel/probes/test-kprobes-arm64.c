@@ -13,10 +13,13 @@
  */
 #include <kunit/test.h>
 #include <linux/context_tracking.h>
+#include <linux/delay.h>
 #include <linux/ftrace.h>
 #include <linux/irq_work.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
+#include <linux/kthread.h>
+#include <linux/sched/clock.h>
 #include <linux/limits.h>
 #include <linux/mman.h>
 #include <linux/vmalloc.h>
@@ -1158,6 +1161,131 @@ static void kprobes_arm64_ftrace_entry(struct kunit *test)
 }
 #endif
 
+#if defined(CONFIG_OPTPROBES) && defined(CONFIG_SMP) && \
+	IS_BUILTIN(CONFIG_KPROBES_SANITY_TEST)
+/*
+ * An NMI-like hit: the CPU backtrace IPI, which is a pseudo-NMI when the
+ * kernel runs with irqchip.gicv3_pseudo_nmi=1 (kunit-pnmi.sh), arrives
+ * while an optimized probe's pre_handler runs.  The detour buffer masks
+ * interrupts as local_irq_save() does, through the priority mask then,
+ * so the NMI gets in: its handler hits a probed function (show_regs(),
+ * a BRK) while this CPU's current_kprobe is the optimized probe.  That
+ * hit is a reentry: counted in nmissed, its instruction run, the outer
+ * handler carries on and the probed function's result is unchanged.
+ * Without pseudo-NMIs the IPI is an ordinary interrupt: it waits until
+ * the pre_handler is done and then hits the inner probe normally.
+ * (arch_trigger_cpumask_backtrace() is not exported: built-in only.)
+ */
+static struct kprobe kpa64_nmi_inner;
+static int kpa64_nmi_cpu = -1;
+static bool kpa64_nmi_waiting, kpa64_nmi_sent;
+static unsigned long kpa64_nmi_outer_hits, kpa64_nmi_inner_hits;
+static unsigned long kpa64_nmi_missed_in_handler;
+
+static int kpa64_nmi_inner_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	WRITE_ONCE(kpa64_nmi_inner_hits, kpa64_nmi_inner_hits + 1);
+	return 0;
+}
+
+/* Wait, interrupts masked, for the NMI's reentry (up to half a second). */
+static int kpa64_nmi_outer_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	u64 end = local_clock() + 500 * NSEC_PER_MSEC;
+
+	WRITE_ONCE(kpa64_nmi_outer_hits, kpa64_nmi_outer_hits + 1);
+	WRITE_ONCE(kpa64_nmi_waiting, true);
+	while (!READ_ONCE(kpa64_nmi_inner.nmissed) && local_clock() < end)
+		cpu_relax();
+	WRITE_ONCE(kpa64_nmi_missed_in_handler,
+		   READ_ONCE(kpa64_nmi_inner.nmissed));
+	WRITE_ONCE(kpa64_nmi_waiting, false);
+	return 0;
+}
+
+/* On the other CPU: send the backtrace IPI once the handler waits. */
+static int kpa64_nmi_sender(void *unused)
+{
+	unsigned int i;
+
+	for (i = 0; i < 10000 && !READ_ONCE(kpa64_nmi_waiting); i++)
+		usleep_range(100, 200);
+	if (READ_ONCE(kpa64_nmi_waiting))
+		arch_trigger_cpumask_backtrace(cpumask_of(kpa64_nmi_cpu), -1);
+	WRITE_ONCE(kpa64_nmi_sent, true);
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+static void kprobes_arm64_nmi_in_handler(struct kunit *test)
+{
+	struct kprobe outer = {
+		.addr = (kprobe_opcode_t *)kpa64_nop_at,
+		.pre_handler = kpa64_nmi_outer_pre,
+	};
+	bool pnmi = system_uses_irq_prio_masking();
+	struct task_struct *sender;
+	unsigned int i;
+	u64 out[4];
+	int other;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs a second CPU");
+	memset(&kpa64_nmi_inner, 0, sizeof(kpa64_nmi_inner));
+	kpa64_nmi_inner.symbol_name = "show_regs";
+	kpa64_nmi_inner.pre_handler = kpa64_nmi_inner_pre;
+	kpa64_nmi_outer_hits = 0;
+	kpa64_nmi_inner_hits = 0;
+	kpa64_nmi_missed_in_handler = 0;
+	kpa64_nmi_waiting = false;
+	kpa64_nmi_sent = false;
+	KUNIT_ASSERT_EQ(test, register_kprobe(&kpa64_nmi_inner), 0);
+	KUNIT_ASSERT_EQ(test, register_kprobe(&outer), 0);
+	wait_for_kprobe_optimizer();
+	KUNIT_EXPECT_TRUE(test, kpa64_site_optimized(outer.addr));
+
+	migrate_disable();
+	kpa64_nmi_cpu = smp_processor_id();
+	other = cpumask_any_but(cpu_online_mask, kpa64_nmi_cpu);
+	sender = kthread_create(kpa64_nmi_sender, NULL, "kpa64_nmi");
+	if (IS_ERR(sender)) {
+		migrate_enable();
+		unregister_kprobe(&outer);
+		unregister_kprobe(&kpa64_nmi_inner);
+		KUNIT_FAIL(test, "no sender thread: %ld", PTR_ERR(sender));
+		return;
+	}
+	kthread_bind(sender, other);
+	wake_up_process(sender);
+	KUNIT_EXPECT_EQ(test, kpa64_nop(1, 2, out), 10);
+	migrate_enable();
+	/* the IPI was sent and, without pseudo-NMIs, taken after the handler */
+	for (i = 0; i < 2000 && !(READ_ONCE(kpa64_nmi_sent) &&
+				  (READ_ONCE(kpa64_nmi_inner_hits) ||
+				   READ_ONCE(kpa64_nmi_inner.nmissed))); i++)
+		usleep_range(5000, 10000);
+	kthread_stop(sender);
+	unregister_kprobe(&outer);
+	unregister_kprobe(&kpa64_nmi_inner);
+
+	KUNIT_EXPECT_TRUE(test, READ_ONCE(kpa64_nmi_sent));
+	KUNIT_EXPECT_EQ(test, READ_ONCE(kpa64_nmi_outer_hits), 1);
+	KUNIT_EXPECT_EQ(test, outer.nmissed, 0);
+	if (pnmi) {
+		/* in the NMI, during the handler: a reentry, counted */
+		KUNIT_EXPECT_EQ(test, READ_ONCE(kpa64_nmi_missed_in_handler), 1);
+		KUNIT_EXPECT_EQ(test, kpa64_nmi_inner.nmissed, 1);
+		KUNIT_EXPECT_EQ(test, READ_ONCE(kpa64_nmi_inner_hits), 0);
+	} else {
+		/* an interrupt: after the handler, a hit of its own */
+		KUNIT_EXPECT_EQ(test, READ_ONCE(kpa64_nmi_missed_in_handler), 0);
+		KUNIT_EXPECT_EQ(test, kpa64_nmi_inner.nmissed, 0);
+		KUNIT_EXPECT_EQ(test, READ_ONCE(kpa64_nmi_inner_hits), 1);
+	}
+}
+#endif
+
 static struct kunit_case kprobes_arm64_cases[] = {
 	KUNIT_CASE_PARAM(kprobes_arm64_insn, kpa64_insn_gen_params),
 	KUNIT_CASE(kprobes_arm64_literal_values),
@@ -1179,6 +1307,10 @@ static struct kunit_case kprobes_arm64_cases[] = {
 	KUNIT_CASE(kprobes_arm64_opt_landing_pads),
 	KUNIT_CASE(kprobes_arm64_opt_idle_text),
 	KUNIT_CASE(kprobes_arm64_opt_irqs_off),
+#endif
+#if defined(CONFIG_OPTPROBES) && defined(CONFIG_SMP) && \
+	IS_BUILTIN(CONFIG_KPROBES_SANITY_TEST)
+	KUNIT_CASE_SLOW(kprobes_arm64_nmi_in_handler),
 #endif
 	{}
 };
