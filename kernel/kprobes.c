@@ -98,11 +98,11 @@ static LIST_HEAD(kprobe_blacklist);
 static bool kprobes_all_disarmed;
 static bool kprobes_ready;
 
+#ifndef CONFIG_KPROBES_COMPAT	/* there the arch code defines both */
 DEFINE_PER_CPU(struct kprobe *, current_kprobe);
-EXPORT_PER_CPU_SYMBOL_GPL(current_kprobe);
-#ifndef CONFIG_KPROBES_COMPAT	/* there the arch defines its own */
 DEFINE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
 #endif
+EXPORT_PER_CPU_SYMBOL_GPL(current_kprobe);
 DEFINE_PER_CPU(unsigned long, kprobe_step_trap_count);
 
 static int site_pre_handler(struct kprobe *sp, struct pt_regs *regs);

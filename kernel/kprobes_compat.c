@@ -5,7 +5,8 @@
  * from the core, on top of this one.
  *
  * Their breakpoint and single-step handlers drive the hit themselves with
- * the core's current_kprobe and their own kprobe_ctlblk; get_kprobe()
+ * their own current_kprobe and kprobe_ctlblk (the core uses the same
+ * per-CPU current_kprobe, which their code defines); get_kprobe()
  * gives them a site's probe, whose handlers dispatch to every probe of
  * the site, so they need nothing more on the hit path.  What is left is
  * wiring: the die notifier, text_mutex around arch_prepare_kprobe(), and

@@ -9,7 +9,8 @@
  * kernel/kretprobes_rethook.c) implements on top of ours:
  *
  * - the arch defines the per-CPU kprobe_ctlblk (its own struct, with a
- *   "kprobe_status" field) and uses the core's current_kprobe;
+ *   "kprobe_status" field) and current_kprobe, which the core reads and
+ *   writes as its own (kprobe_running());
  * - it declares its own kprobe_fault_handler();
  * - some define kprobe_exceptions_notify(), which the core puts on the
  *   die notifier chain;
