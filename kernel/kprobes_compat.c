@@ -36,6 +36,33 @@ int kprobe_arch_prepare(struct kprobe *sp)
 	return ret;
 }
 
+/**
+ * kprobe_compat_fault() - offer a page fault in a handler to its probe
+ * @regs: the registers at the fault
+ * @trap: the arch's trap number or fault status
+ *
+ * The arch code of these architectures predates fault_handler (upstream
+ * dropped it): kprobe_page_fault() asks here first.  A fault while a
+ * pre- or post-handler runs goes to that probe's fault_handler, as on
+ * x86 and arm64; a fault of the single-stepped instruction stays the
+ * arch's.  Called with preemption disabled and a probe running.
+ *
+ * Return: true when the fault_handler dealt with the fault (it returned
+ * nonzero); false lets the arch handle it (exception fixup and so on).
+ */
+bool kprobe_compat_fault(struct pt_regs *regs, unsigned int trap)
+{
+	struct kprobe *cur = kprobe_running();
+	unsigned long status = get_kprobe_ctlblk()->kprobe_status;
+	kprobe_fault_handler_t fh;
+
+	if (status != KPROBE_HIT_ACTIVE && status != KPROBE_HIT_SSDONE)
+		return false;
+	fh = cur ? READ_ONCE(cur->fault_handler) : NULL;
+	return fh && fh(cur, regs, trap);
+}
+NOKPROBE_SYMBOL(kprobe_compat_fault);
+
 /* Arches that take their breakpoint traps from the die chain define it. */
 int __weak kprobe_exceptions_notify(struct notifier_block *self,
 				    unsigned long val, void *data)

@@ -383,14 +383,25 @@ static inline void kprobe_busy_end(void)
  *
  * Return: true when the active probe's fault handling dealt with it.
  */
+#ifdef CONFIG_KPROBES_COMPAT
+bool kprobe_compat_fault(struct pt_regs *regs, unsigned int trap);
+#endif
+
 static nokprobe_inline bool kprobe_page_fault(struct pt_regs *regs,
 					      unsigned int trap)
 {
 #ifdef CONFIG_KPROBES
-	if (!user_mode(regs) && !preemptible() && kprobe_running())
-		return kprobe_fault_handler(regs, trap);
+	if (user_mode(regs) || preemptible() || !kprobe_running())
+		return false;
+#ifdef CONFIG_KPROBES_COMPAT
+	/* Their arch code knows no fault_handler: it is offered the fault first. */
+	if (kprobe_compat_fault(regs, trap))
+		return true;
 #endif
+	return kprobe_fault_handler(regs, trap);
+#else
 	return false;
+#endif
 }
 
 /* ---------------------------------------------------------------------
