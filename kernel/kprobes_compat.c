@@ -61,6 +61,7 @@ bool kprobe_compat_fault(struct pt_regs *regs, unsigned int trap)
 	fh = cur ? READ_ONCE(cur->fault_handler) : NULL;
 	return fh && fh(cur, regs, trap);
 }
+
 NOKPROBE_SYMBOL(kprobe_compat_fault);
 
 /* Arches that take their breakpoint traps from the die chain define it. */
