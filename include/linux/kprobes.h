@@ -374,6 +374,10 @@ static inline void kprobe_busy_end(void)
 
 #endif /* CONFIG_KPROBES */
 
+#ifdef CONFIG_KPROBES_COMPAT
+bool kprobe_compat_fault(struct pt_regs *regs, unsigned int trap);
+#endif
+
 /**
  * kprobe_page_fault() - give a kernel-mode page fault to the active probe
  * @regs: registers at the fault
@@ -383,10 +387,6 @@ static inline void kprobe_busy_end(void)
  *
  * Return: true when the active probe's fault handling dealt with it.
  */
-#ifdef CONFIG_KPROBES_COMPAT
-bool kprobe_compat_fault(struct pt_regs *regs, unsigned int trap);
-#endif
-
 static nokprobe_inline bool kprobe_page_fault(struct pt_regs *regs,
 					      unsigned int trap)
 {
