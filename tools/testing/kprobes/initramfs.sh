@@ -41,11 +41,12 @@ if [ -f "$obj/samples/trace_printk/trace-printk.ko" ]; then
 	mkdir -p "$root/lib/modules/$krel/extra"
 	cp "$obj/samples/trace_printk/trace-printk.ko" "$root/lib/modules/$krel/extra/"
 fi
-# kp_perfsb, kp_attach and kp_bpf (guest/*.c), with the kernel's nolibc and uapi
-# headers.
+# kp_perfsb, kp_attach and kp_bpf (guest/*.c, their helpers in
+# guest/kp_guest.h), with the kernel's nolibc and uapi headers.
 for tool in kp_perfsb kp_attach kp_bpf; do
 	bin=$obj/${tool/_/-}
-	if [ ! -x "$bin" ] || [ "$KP_TOOLS/guest/$tool.c" -nt "$bin" ]; then
+	if [ ! -x "$bin" ] || [ "$KP_TOOLS/guest/$tool.c" -nt "$bin" ] ||
+	   [ "$KP_TOOLS/guest/kp_guest.h" -nt "$bin" ]; then
 		rm -f "$bin"
 		kp_kmake "$fl" "$arch" headers > /dev/null 2>&1 &&
 			"$(kp_cross "$arch")gcc" -Os -static -nostdlib -fno-stack-protector \

@@ -21,6 +21,8 @@
  */
 #include <linux/perf_event.h>
 
+#include "kp_guest.h"
+
 #define NMAX		10000
 #define FN_FIRST	1000
 #define TRACEFS		"/sys/kernel/tracing"
@@ -66,18 +68,7 @@ static int write_file(const char *path, const char *s, int flags)
 
 static int kprobe_pmu_type(void)
 {
-	char buf[32];
-	int fd = open("/sys/bus/event_source/devices/kprobe/type", O_RDONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	return atoi(buf);
+	return kpg_read_int("/sys/bus/event_source/devices/kprobe/type", 0);
 }
 
 static char names[NMAX][24];

@@ -23,6 +23,8 @@
 #include <linux/perf_event.h>
 #include <asm/ptrace.h>
 
+#include "kp_guest.h"
+
 #ifndef __NR_bpf
 #error no bpf
 #endif
@@ -110,35 +112,18 @@ static int prog_load(int map, int ret_probe, int override)
 	return sys_bpf(BPF_PROG_LOAD, &a);
 }
 
-/* an integer from a sysfs file, or -1 */
-static int read_int(const char *path, int skip)
-{
-	char buf[64];
-	int fd = open(path, O_RDONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= skip)
-		return -1;
-	buf[n] = '\0';
-	return atoi(buf + skip);
-}
-
 static int kprobe_open(const char *func, unsigned long off, int ret_probe)
 {
 	struct perf_event_attr attr;
 	int type, bit = 0;
 
-	type = read_int("/sys/bus/event_source/devices/kprobe/type", 0);
+	type = kpg_read_int("/sys/bus/event_source/devices/kprobe/type", 0);
 	if (type < 0)
 		return -ENOENT;
 	if (ret_probe) {
 		/* "config:N" */
-		bit = read_int("/sys/bus/event_source/devices/kprobe/format/retprobe",
-			       7);
+		bit = kpg_read_int("/sys/bus/event_source/devices/kprobe/format/retprobe",
+				   7);
 		if (bit < 0)
 			return -ENOENT;
 	}
@@ -152,26 +137,6 @@ static int kprobe_open(const char *func, unsigned long off, int ret_probe)
 	attr.wakeup_events = 1;
 	return my_syscall5(__NR_perf_event_open, &attr, -1, 0, -1,
 			   PERF_FLAG_FD_CLOEXEC);
-}
-
-static int run(const char *cmd)
-{
-	char *args[4];
-	int status;
-	pid_t pid;
-
-	pid = fork();
-	if (pid == 0) {
-		args[0] = "/bin/sh";
-		args[1] = "-c";
-		args[2] = (char *)cmd;
-		args[3] = NULL;
-		execve("/bin/sh", args, environ);
-		exit(127);
-	}
-	if (pid < 0 || waitpid(pid, &status, 0) < 0)
-		return -1;
-	return WEXITSTATUS(status);
 }
 
 static void hex(const char *name, unsigned long long v)
@@ -228,7 +193,7 @@ int main(int argc, char **argv)
 		return report(errno, v, -1);
 	if (ioctl(ev, PERF_EVENT_IOC_ENABLE, 0) < 0)
 		return report(errno, v, -1);
-	status = run(argv[i + 2]);
+	status = kpg_sh(argv[i + 2]);
 	ioctl(ev, PERF_EVENT_IOC_DISABLE, 0);
 	memset(&a, 0, sizeof(a));
 	a.map_fd = map;

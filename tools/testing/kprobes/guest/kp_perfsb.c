@@ -16,6 +16,8 @@
  */
 #include <linux/perf_event.h>
 
+#include "kp_guest.h"
+
 #ifndef __NR_perf_event_open
 #error no perf_event_open
 #endif
@@ -99,7 +101,6 @@ int main(int argc, char **argv)
 	struct perf_event_mmap_page *pg[NCPU_MAX];
 	struct perf_event_attr attr;
 	int cpu, n = 0, fd, status;
-	pid_t pid;
 
 	if (argc != 2) {
 		printf("usage: kp_perfsb 'command'\n");
@@ -127,20 +128,9 @@ int main(int argc, char **argv)
 		printf("ERROR perf_event_open: %d\n", errno);
 		return 1;
 	}
-	pid = fork();
-	if (pid == 0) {
-		char *args[4];
-
-		args[0] = "/bin/sh";
-		args[1] = "-c";
-		args[2] = argv[1];
-		args[3] = NULL;
-		execve("/bin/sh", args, environ);
-		exit(127);
-	}
-	waitpid(pid, &status, 0);
+	status = kpg_sh(argv[1]);
 	for (cpu = 0; cpu < n; cpu++)
 		drain(pg[cpu]);
-	printf("DONE cpus %d status %d\n", n, WEXITSTATUS(status));
+	printf("DONE cpus %d status %d\n", n, status);
 	return 0;
 }
