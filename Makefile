@@ -73,7 +73,7 @@ stress: deps
 # make check (hours of cross builds).  ARCH=riscv64 (ppc64le s390x arm
 # mips) narrows it, FLAVOUR=ours or upstream picks one flavour (default
 # both), KP_ARCHCHECK_FAST=1 compiles the kprobes objects only.
-AC_ARCHES := $(if $(filter command line,$(origin ARCH)),$(ARCH),riscv64 ppc64le s390x arm mips)
+AC_ARCHES := $(if $(filter command line,$(origin ARCH)),$(ARCH),riscv64 ppc64le s390x arm mips i386)
 AC_FLAVOURS := $(if $(filter command line,$(origin FLAVOUR)),$(FLAVOUR),ours upstream)
 archcheck:
 	ARCHES="$(AC_ARCHES)" $(T)/deps.sh

@@ -11,13 +11,13 @@
 #                        kernel/trace/trace_kprobe.o); link nothing
 #   otherwise            build vmlinux
 #
-# ARCHES (default: riscv64 ppc64le s390x arm mips), FLAVOURS (default:
+# ARCHES (default: riscv64 ppc64le s390x arm mips i386), FLAVOURS (default:
 # "ours upstream").  Build directories: $KP_BUILD/archcheck/FLAVOUR-ARCH.
 # One line per build: "ARCHCHECK FLAVOUR:ARCH:MODE PASS|FAIL", the
 # options the config ended up with, and the log on failure.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
-arches=${ARCHES:-riscv64 ppc64le s390x arm mips}
+arches=${ARCHES:-riscv64 ppc64le s390x arm mips i386}
 flavours=${FLAVOURS:-ours upstream}
 fast=${KP_ARCHCHECK_FAST:-0}
 mode=vmlinux
@@ -33,10 +33,12 @@ ac_arch() {
 	s390x) echo "s390 s390x-linux-gnu- defconfig" ;;
 	arm) echo "arm arm-linux-gnueabihf- multi_v7_defconfig" ;;
 	mips) echo "mips mips-linux-gnu- 32r2el_defconfig" ;;
+	# i386: our own x86 code in 32-bit mode, the host's gcc with -m32
+	i386) echo "i386 x86_64-linux-gnu- i386_defconfig" ;;
 	# ours' own arches, for a quick look that they stay out of the compat layer
 	x86_64) echo "x86 x86_64-linux-gnu- x86_64_defconfig" ;;
 	arm64) echo "arm64 aarch64-linux-gnu- defconfig" ;;
-	*) kp_die "archcheck: unknown arch '$1' (riscv64 ppc64le s390x arm mips x86_64 arm64)" ;;
+	*) kp_die "archcheck: unknown arch '$1' (riscv64 ppc64le s390x arm mips i386 x86_64 arm64)" ;;
 	esac
 }
 ac_objs() {
@@ -58,6 +60,9 @@ ac_objs() {
 		OPTPROBES:arch/arm/probes/kprobes/opt-arm.o" ;;
 	mips) echo "KPROBES:arch/mips/kernel/kprobes.o" ;;
 	x86_64) echo "KPROBES:arch/x86/kernel/kprobes/core.o" ;;
+	i386) echo "KPROBES:arch/x86/kernel/kprobes/core.o
+		OPTPROBES:arch/x86/kernel/kprobes/opt.o
+		KPROBES_ON_FTRACE:arch/x86/kernel/kprobes/ftrace.o" ;;
 	arm64) echo "KPROBES:arch/arm64/kernel/probes/kprobes.o" ;;
 	esac
 	# The core: upstream's, or ours and its compat layer.
@@ -155,19 +160,29 @@ for fl in $flavours; do
 	done
 done
 
-# The riscv64 boot: KUnit, ours and upstream (not in the fast mode).
-case " $arches " in *" riscv64 "*) boot=1 ;; *) boot=0 ;; esac
-if [ "$fast" != 1 ] && [ $boot = 1 ] && [ "${KP_ARCHCHECK_KUNIT:-1}" = 1 ]; then
+# The boots: KUnit on riscv64 (archcheck-kunit.sh) and on i386
+# (i386-kunit.sh), ours and upstream (not in the fast mode).
+ac_boot() {	# ac_boot LABEL COMMAND...: run one boot, count its cases
+	local out rc p f
+	kp_log "archcheck: $1 KUnit boot"
+	shift
+	out=$("$@")
+	rc=$?
+	echo "$out"
+	p=$(grep -c ' PASS' <<< "$out")
+	f=$(grep -c ' FAIL' <<< "$out")
+	passes=$((passes + p))
+	fails=$((fails + f))
+	[ $rc != 0 ] && [ "$f" = 0 ] && fails=$((fails + 1))
+}
+if [ "$fast" != 1 ] && [ "${KP_ARCHCHECK_KUNIT:-1}" = 1 ]; then
 	for fl in $flavours; do
-		kp_log "archcheck: $fl riscv64 KUnit boot"
-		out=$("$KP_TOOLS/archcheck-kunit.sh" "$fl" riscv64)
-		rc=$?
-		echo "$out"
-		p=$(grep -c ' PASS' <<< "$out")
-		f=$(grep -c ' FAIL' <<< "$out")
-		passes=$((passes + p))
-		fails=$((fails + f))
-		[ $rc != 0 ] && [ "$f" = 0 ] && fails=$((fails + 1))
+		case " $arches " in *" riscv64 "*)
+			ac_boot "$fl riscv64" "$KP_TOOLS/archcheck-kunit.sh" "$fl" riscv64 ;;
+		esac
+		case " $arches " in *" i386 "*)
+			ac_boot "$fl i386" "$KP_TOOLS/i386-kunit.sh" "$fl" ;;
+		esac
 	done
 fi
 echo "archcheck: $passes passed, $fails failed"
