@@ -13,6 +13,10 @@
  *      slot[KPROBE_BOOST_OFFSET ..)   a second copy followed by a jmp back
  *                                     to addr + len (the "boosted" copy,
  *                                     only when the instruction allows it);
+ *      slot[KPROBE_POST_OFFSET ..)    a third copy followed by a call of
+ *                                     kprobe_step_trampoline, which runs
+ *                                     the post_handlers (the "post" copy,
+ *                                     present when the boosted one is);
  *    RIP-relative displacements are adjusted for each copy.
  */
 #ifndef _ASM_X86_KPROBES_H
@@ -34,9 +38,10 @@ typedef u8 kprobe_opcode_t;
 
 #define BREAKPOINT_INSTRUCTION		INT3_INSN_OPCODE
 
-/* Bytes of one instruction slot and where its boosted copy starts. */
+/* Bytes of one instruction slot and where its copies start. */
 #define KPROBE_INSN_SLOT_SIZE		64
-#define KPROBE_BOOST_OFFSET		32
+#define KPROBE_BOOST_OFFSET		20
+#define KPROBE_POST_OFFSET		42
 
 struct kprobe;
 struct pt_regs;
@@ -88,7 +93,7 @@ static inline bool kprobe_x86_straight(u8 kind)
  * @insn: instruction slot (NULL for emulated kinds)
  * @len: length of the instruction
  * @kind: an enum kprobe_x86_kind
- * @boostable: the boosted copy exists in the slot
+ * @boostable: the boosted and the post copies exist in the slot
  * @memop: an indirect branch through memory; the slot holds a "push" of
  *	its operand, stepped when the trap cannot read the operand itself
  * @cc: condition code of a jcc, or opcode low bits of a loop
@@ -157,6 +162,9 @@ void kprobe_opt_fix_text(u8 *buf, unsigned long addr, size_t len);
 __visible void kprobe_opt_x86_callback(struct pt_regs *regs);
 unsigned long kprobe_opt_resume_ip(struct kprobe *p, unsigned long ip);
 #endif
+
+/* Called by kprobe_step_trampoline at the end of a slot's post copy. */
+__visible void kprobe_x86_step_callback(struct pt_regs *regs);
 
 /*
  * Per-CPU control block.  @status is one of the KPROBE_* states of

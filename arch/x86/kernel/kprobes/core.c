@@ -17,6 +17,11 @@
  *    back to the next instruction: one trap in all.  An instruction with
  *    an exception table entry is never boosted: nothing would rewind a
  *    fault in the copy to the original address, where the fixup is;
+ *  - post copy: with a post_handler, a boostable instruction runs from
+ *    the slot's third copy with IF and TF cleared and the probe still
+ *    running; the copy's call of kprobe_step_trampoline lays pt_regs as
+ *    after the instruction and kprobe_x86_step_callback() ends the hit
+ *    as a stepping trap would: one trap in all;
  *  - stepped: the trap returns into the slot's first copy with IF and TF
  *    cleared; the int3 after the copy brings us back, we move the ip to
  *    the next original instruction, restore the flags and run the
@@ -58,6 +63,9 @@
 #include <asm/ibt.h>
 #include <asm/traps.h>
 #include <asm/extable.h>
+
+/* step_trampoline.S: the post copy's call lands there */
+asmlinkage void kprobe_step_trampoline(void);
 
 /* The fentry call; without CONFIG_FUNCTION_TRACER there is no ftrace site. */
 #ifndef MCOUNT_INSN_SIZE
@@ -434,19 +442,22 @@ static int build_slot(struct kprobe *p, struct insn *insn, const u8 *buf)
 	struct arch_specific_insn *ai = &p->ainsn;
 	unsigned long addr = (unsigned long)p->addr;
 	u8 code[KPROBE_INSN_SLOT_SIZE];
-	unsigned long slot, boost;
-	long back;
+	unsigned long slot, boost, post;
+	long back, call;
 	int ret;
 
 	BUILD_BUG_ON(MAX_INSN_SIZE + INT3_INSN_SIZE > KPROBE_BOOST_OFFSET);
 	BUILD_BUG_ON(MAX_INSN_SIZE + JMP32_INSN_SIZE >
-		     KPROBE_INSN_SLOT_SIZE - KPROBE_BOOST_OFFSET);
+		     KPROBE_POST_OFFSET - KPROBE_BOOST_OFFSET);
+	BUILD_BUG_ON(MAX_INSN_SIZE + CALL_INSN_SIZE >
+		     KPROBE_INSN_SLOT_SIZE - KPROBE_POST_OFFSET);
 
 	ai->insn = get_insn_slot();
 	if (!ai->insn)
 		return -ENOMEM;
 	slot = (unsigned long)ai->insn;
 	boost = slot + KPROBE_BOOST_OFFSET;
+	post = slot + KPROBE_POST_OFFSET;
 	memset(code, INT3_INSN_OPCODE, sizeof(code));
 
 	ret = place_copy(code, slot, addr, insn, buf);
@@ -462,14 +473,22 @@ static int build_slot(struct kprobe *p, struct insn *insn, const u8 *buf)
 						(6 << 3);
 	}
 	back = (long)(addr + ai->len) - (long)(boost + ai->len + JMP32_INSN_SIZE);
-	if (ai->boostable && back == (s32)back &&
-	    !place_copy(code + KPROBE_BOOST_OFFSET, boost, addr, insn, buf))
+	call = (long)kprobe_step_trampoline -
+	       (long)(post + ai->len + CALL_INSN_SIZE);
+	if (ai->boostable && back == (s32)back && call == (s32)call &&
+	    !place_copy(code + KPROBE_BOOST_OFFSET, boost, addr, insn, buf) &&
+	    !place_copy(code + KPROBE_POST_OFFSET, post, addr, insn, buf)) {
 		__text_gen_insn(code + KPROBE_BOOST_OFFSET + ai->len,
 				JMP32_INSN_OPCODE,
 				(void *)(boost + ai->len),
 				(void *)(addr + ai->len), JMP32_INSN_SIZE);
-	else
+		__text_gen_insn(code + KPROBE_POST_OFFSET + ai->len,
+				CALL_INSN_OPCODE,
+				(void *)(post + ai->len),
+				kprobe_step_trampoline, CALL_INSN_SIZE);
+	} else {
 		ai->boostable = 0;
+	}
 
 	ret = arch_write_insn_slot(ai->insn, code, sizeof(code));
 	if (!ret)
@@ -833,6 +852,18 @@ static void finish_hit(struct kprobe *p, struct pt_regs *regs,
 
 NOKPROBE_SYMBOL(finish_hit);
 
+/* The site is being (or is) optimized: its detour buffer is in use. */
+static __always_inline struct optimized_kprobe *queued_op(struct kprobe *p)
+{
+#ifdef CONFIG_OPTPROBES
+	struct optimized_kprobe *op = READ_ONCE(p->ainsn.op);
+
+	if (op && READ_ONCE(op->state) >= KPROBE_OPT_QUEUED)
+		return op;
+#endif
+	return NULL;
+}
+
 /*
  * Where a hit without post_handler can continue with no second trap: the
  * detour buffer's copy of the region while the probe is being (or is)
@@ -843,9 +874,9 @@ static unsigned long boost_ip(struct kprobe *p)
 {
 	struct arch_specific_insn *ai = &p->ainsn;
 #ifdef CONFIG_OPTPROBES
-	struct optimized_kprobe *op = READ_ONCE(ai->op);
+	struct optimized_kprobe *op = queued_op(p);
 
-	if (op && READ_ONCE(op->state) >= KPROBE_OPT_QUEUED)
+	if (op)
 		return (unsigned long)op->optinsn.detour + KPROBE_OPT_COPY;
 #endif
 	if (ai->boostable)
@@ -854,6 +885,24 @@ static unsigned long boost_ip(struct kprobe *p)
 }
 
 NOKPROBE_SYMBOL(boost_ip);
+
+/*
+ * A hit with a post_handler runs the slot's post copy, whose call of
+ * kprobe_step_trampoline ends the hit (kprobe_x86_step_callback()): one
+ * trap instead of two.  Only for a boostable instruction (it falls
+ * through, has no exception table entry and no memory-indirect form),
+ * not for a reentered probe (its hit must end in the trap that saved the
+ * outer one), not when TF was set (the debug trap belongs after the
+ * probed instruction, which only the stepping trap can give), and not
+ * while the site is being optimized (as boost_ip(): that hit must not
+ * end in the region's tail by a path other than the detour).
+ */
+static __always_inline bool post_copy_ok(struct kprobe *p,
+					 struct pt_regs *regs, bool reentered)
+{
+	return p->ainsn.boostable && !reentered &&
+	       !(regs->flags & X86_EFLAGS_TF) && !queued_op(p);
+}
 
 /* Execute the probed instruction of @p (current_kprobe is @p). */
 static void run_insn(struct kprobe *p, struct pt_regs *regs,
@@ -884,10 +933,40 @@ static void run_insn(struct kprobe *p, struct pt_regs *regs,
 	kcb->flags = regs->flags & (X86_EFLAGS_IF | X86_EFLAGS_TF);
 	regs->flags &= ~(X86_EFLAGS_IF | X86_EFLAGS_TF);
 	regs->ip = (unsigned long)ai->insn;
+	if (ai->kind == KPX_STEP && post_copy_ok(p, regs, reentered))
+		regs->ip += KPROBE_POST_OFFSET;
 	kcb->status = reentered ? KPROBE_REENTER : KPROBE_HIT_SS;
 }
 
 NOKPROBE_SYMBOL(run_insn);
+
+/**
+ * kprobe_x86_step_callback() - the end of a hit that ran the post copy
+ * @regs: the registers after the copied instruction, laid by
+ *	kprobe_step_trampoline under its return address
+ *
+ * The int3 handler left the probe running (KPROBE_HIT_SS) with IF and
+ * TF clear, and this CPU has run only the copy since (interrupts off):
+ * the running probe is the one whose copy called us.  As step_done()
+ * does after a second trap: the ip to the next original instruction,
+ * the interrupted IF back, the post_handlers, the hit over; then return
+ * to regs->ip (a post_handler may have moved it).
+ */
+__visible notrace void kprobe_x86_step_callback(struct pt_regs *regs)
+{
+	unsigned long *ret = (unsigned long *)(regs + 1);
+	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+	struct kprobe *p = kprobe_running();
+
+	regs->ip = (unsigned long)p->addr + p->ainsn.len;
+	regs->flags |= kcb->flags;
+	kcb->status = KPROBE_HIT_SSDONE;
+	kprobe_run_post(p, regs);
+	reset_current_kprobe();
+	*ret = regs->ip;
+}
+
+NOKPROBE_SYMBOL(kprobe_x86_step_callback);
 
 /* The int3 after a stepped copy: resume after the original instruction. */
 static void step_done(struct kprobe *p, struct pt_regs *regs,
@@ -1028,6 +1107,16 @@ int kprobe_int3_handler(struct pt_regs *regs)
 
 NOKPROBE_SYMBOL(kprobe_int3_handler);
 
+/* @ip is on the copy of @p's instruction at @off in its slot. */
+static bool in_copy(struct kprobe *p, unsigned long ip, unsigned int off)
+{
+	unsigned long copy = (unsigned long)p->ainsn.insn + off;
+
+	return p->ainsn.insn && ip >= copy && ip < copy + p->ainsn.len;
+}
+
+NOKPROBE_SYMBOL(in_copy);
+
 /**
  * kprobe_fault_handler() - a fault while this CPU handles a probe
  * @regs: registers at the fault
@@ -1052,9 +1141,9 @@ int kprobe_fault_handler(struct pt_regs *regs, int trapnr)
 	switch (kcb->status) {
 	case KPROBE_HIT_SS:
 	case KPROBE_REENTER:
-		if (!cur->ainsn.insn ||
-		    regs->ip < (unsigned long)cur->ainsn.insn ||
-		    regs->ip >= (unsigned long)cur->ainsn.insn + cur->ainsn.len)
+		if (!in_copy(cur, regs->ip, 0) &&
+		    !(cur->ainsn.boostable &&
+		      in_copy(cur, regs->ip, KPROBE_POST_OFFSET)))
 			break;
 		reentered = kcb->status == KPROBE_REENTER;
 		regs->ip = (unsigned long)cur->addr;

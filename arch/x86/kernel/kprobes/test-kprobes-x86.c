@@ -173,8 +173,24 @@ KPX_LABEL(kpx_popf3_insn)
 "	popq %rax\n"
 	ASM_RET
 KPX_END(kpx_popf_bits)
+
+/* unsigned long kpx_postcopy(x): kpx_pc_var + x (a RIP-relative load) */
+KPX_FUNC(kpx_postcopy)
+KPX_LABEL(kpx_postcopy_insn)
+"	movq kpx_pc_var(%rip), %rax\n"
+"	addq %rdi, %rax\n"
+KPX_LABEL(kpx_postcopy_skip)
+	ASM_RET
+KPX_END(kpx_postcopy)
+"	.popsection\n"
+"	.pushsection .data, \"aw\"\n"
+"	.balign 8\n"
+"kpx_pc_var:\n"
+"	.quad 100\n"
 "	.popsection\n"
 );
+
+asmlinkage unsigned long kpx_postcopy(unsigned long x);
 
 /* A probe that counts its hits and remembers the ip its handlers saw. */
 struct kpx_probe {
@@ -870,6 +886,90 @@ static void kpx_ip_after_int3(struct kunit *test)
 }
 
 /* ---------------------------------------------------------------------
+ * A post_handler without a second trap: the slot's post copy
+ */
+
+static struct {
+	int mode;	/* 0: look; 1: also add 1000 to ax; 2: skip the add */
+	atomic_t hits;
+	unsigned long ip, ax, flags;
+	bool irqs_off, running;
+} kpx_pc;
+
+static void kpx_pc_post(struct kprobe *p, struct pt_regs *regs,
+			unsigned long flags)
+{
+	atomic_inc(&kpx_pc.hits);
+	WRITE_ONCE(kpx_pc.ip, regs->ip);
+	WRITE_ONCE(kpx_pc.ax, regs->ax);
+	WRITE_ONCE(kpx_pc.flags, regs->flags);
+	WRITE_ONCE(kpx_pc.irqs_off, irqs_disabled());
+	WRITE_ONCE(kpx_pc.running, kprobe_running() == p);
+	if (kpx_pc.mode == 1)
+		regs->ax += 1000;
+	else if (kpx_pc.mode == 2)
+		regs->ip = kpx_sym("kpx_postcopy_skip");
+}
+
+/*
+ * A boostable instruction (a RIP-relative load, which each copy must
+ * relocate) probed with a post_handler: no step trap; the post_handler
+ * sees the load done, the ip at the next instruction, the interrupted
+ * IF in regs->flags, interrupts off and itself running; its changes to
+ * the registers and the ip take effect; the caller's IF is back after.
+ * Fails on a tree that steps such a hit with a second trap.
+ */
+static void kpx_post_copy(struct kunit *test)
+{
+	struct kprobe *kp = kunit_kzalloc(test, sizeof(*kp), GFP_KERNEL);
+	const struct arch_specific_insn *ai;
+	unsigned long traps, a, v;
+
+	KUNIT_ASSERT_NOT_NULL(test, kp);
+	memset(&kpx_pc, 0, sizeof(kpx_pc));
+	kp->symbol_name = "kpx_postcopy_insn";
+	kp->pre_handler = kpx_pre_nop;
+	kp->post_handler = kpx_pc_post;
+	KUNIT_ASSERT_EQ(test, register_kprobe(kp), 0);
+	a = (unsigned long)kp->addr;
+	ai = kpx_ai(kp);
+	KUNIT_ASSERT_NOT_NULL(test, ai);
+	KUNIT_EXPECT_EQ(test, ai->kind, KPX_STEP);
+	KUNIT_EXPECT_TRUE(test, ai->boostable);
+
+	traps = kprobe_step_traps();
+	KUNIT_EXPECT_EQ(test, kpx_postcopy(5), 105UL);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpx_pc.hits), 1);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(kpx_pc.ip), a + ai->len);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(kpx_pc.ax), 100UL);
+	KUNIT_EXPECT_TRUE(test, READ_ONCE(kpx_pc.flags) & X86_EFLAGS_IF);
+	KUNIT_EXPECT_TRUE(test, READ_ONCE(kpx_pc.irqs_off));
+	KUNIT_EXPECT_TRUE(test, READ_ONCE(kpx_pc.running));
+	KUNIT_EXPECT_FALSE(test, irqs_disabled());
+	KUNIT_EXPECT_TRUE(test, kpx_no_probe_running());
+
+	/* interrupts off at the probe: still off after, IF clear in regs */
+	local_irq_disable();
+	v = kpx_postcopy(6);
+	KUNIT_EXPECT_TRUE(test, irqs_disabled());
+	local_irq_enable();
+	KUNIT_EXPECT_EQ(test, v, 106UL);
+	KUNIT_EXPECT_FALSE(test, READ_ONCE(kpx_pc.flags) & X86_EFLAGS_IF);
+
+	/* a post_handler's register and ip changes take effect */
+	kpx_pc.mode = 1;
+	KUNIT_EXPECT_EQ(test, kpx_postcopy(7), 1107UL);
+	kpx_pc.mode = 2;
+	KUNIT_EXPECT_EQ(test, kpx_postcopy(8), 100UL);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpx_pc.hits), 4);
+	KUNIT_EXPECT_EQ(test, kprobe_step_traps() - traps, 0UL);
+	KUNIT_EXPECT_EQ(test, kp->nmissed, 0UL);
+	KUNIT_EXPECT_TRUE(test, kpx_no_probe_running());
+	unregister_kprobe(kp);
+	KUNIT_EXPECT_EQ(test, kpx_postcopy(9), 109UL);
+}
+
+/* ---------------------------------------------------------------------
  * Stack traces through a kretprobed function's return
  */
 #ifdef CONFIG_KRETPROBES
@@ -1093,6 +1193,7 @@ static struct kunit_case kprobes_x86_unusual_cases[] = {
 	KUNIT_CASE(kpx_indirect_mem),
 	KUNIT_CASE(kpx_flags_emulated),
 	KUNIT_CASE(kpx_ip_after_int3),
+	KUNIT_CASE(kpx_post_copy),
 #ifdef CONFIG_KRETPROBES
 	KUNIT_CASE(kpx_kretprobe_trace),
 #endif

@@ -2,11 +2,19 @@
 /*
  * Included, not built: the general registers of a struct pt_regs laid
  * at the stack pointer, saved and restored by the kprobes trampolines
- * (kretprobe_trampoline.S, opt_trampoline.S).  The other fields are each
- * trampoline's business.
+ * (kretprobe_trampoline.S, opt_trampoline.S, step_trampoline.S), and
+ * KPROBE_CALLED_TRAMPOLINE, the whole trampoline of the two that are
+ * called from generated code.
  */
 #ifndef _X86_KPROBES_TRAMPOLINE_REGS_S
 #define _X86_KPROBES_TRAMPOLINE_REGS_S
+
+#include <linux/linkage.h>
+#include <linux/objtool.h>
+#include <asm/asm.h>
+#include <asm/smap.h>
+#include <asm/segment.h>
+#include <asm/unwind_hints.h>
 
 #ifdef CONFIG_X86_64
 #include <asm/ptrace-abi.h>
@@ -48,6 +56,68 @@
 	movq	RAX(%rsp), %rax
 .endm
 
+/*
+ * KPROBE_CALLED_TRAMPOLINE name, callback, set_ip: a trampoline that
+ * generated code (a detour buffer, an instruction slot) calls in place of
+ * the probed code's next instruction.  Under the return address it lays
+ * a struct pt_regs as the registers stood at the call (sp: above the
+ * return address; ip: the return address given to the macro \set_ip,
+ * which may turn it into another address in place), calls
+ * \callback(regs) with interrupts off, restores every register and the
+ * flags (a callback may change any of them) and returns to the return
+ * address, which the callback may have replaced (it is the word right
+ * after the pt_regs).
+ *
+ * ASM_CLAC: the flags are saved first, so that a probe inside a
+ * user-access region gets its AC back, but the handlers run with AC
+ * clear, as the int3 entry runs them (SMAP stays armed for them).
+ */
+.macro KPROBE_CALLED_TRAMPOLINE name, callback, set_ip
+SYM_CODE_START(\name)
+	/* Only ever called directly from generated code. */
+	ANNOTATE_NOENDBR
+	UNWIND_HINT_FUNC
+	/*
+	 * Nothing may change the flags before they are saved: lea moves the
+	 * stack pointer past pt_regs' ss and sp without touching them, so
+	 * that pushfq stores them straight into pt_regs->flags.
+	 */
+	leaq	-16(%rsp), %rsp
+	pushfq
+	/*
+	 * Interrupts stay off until the popfq below restores the probed
+	 * code's IF: the handlers run as in the int3 handler, and the call
+	 * is an RCU-sched read-side section.
+	 */
+	cli
+	ASM_CLAC
+	subq	$EFLAGS, %rsp
+	KPROBE_SAVE_GPRS
+	movq	$__KERNEL_DS, SS(%rsp)
+	movq	$__KERNEL_CS, CS(%rsp)
+	movq	$-1, ORIG_RAX(%rsp)
+	/* The stack pointer at the call: above our return address. */
+	leaq	FRAME_SIZE+8(%rsp), %rax
+	movq	%rax, RSP(%rsp)
+	movq	FRAME_SIZE(%rsp), %rax
+	\set_ip %rax
+	movq	%rax, RIP(%rsp)
+	UNWIND_HINT_REGS
+
+	movq	%rsp, %rdi
+	call	\callback
+
+	KPROBE_RESTORE_GPRS
+	UNWIND_HINT sp_reg=ORC_REG_SP sp_offset=FRAME_SIZE+8 type=UNWIND_HINT_TYPE_CALL
+	/* popfq takes the flags a handler may have changed, and IF back. */
+	addq	$EFLAGS, %rsp
+	popfq
+	leaq	16(%rsp), %rsp
+	RET
+SYM_CODE_END(\name)
+_ASM_NOKPROBE(\name)
+.endm
+
 #else /* i386: pt_regs offsets from asm-offsets (PTREGS_SIZE, PT_*) */
 #include <asm/asm-offsets.h>
 #include <asm/segment.h>
@@ -87,6 +157,39 @@
 	movl	$__KERNEL_CS, PT_CS(%esp)
 	movl	$__KERNEL_DS, PT_OLDSS(%esp)
 	movl	$-1, PT_ORIG_EAX(%esp)
+.endm
+
+/* As above, regparm(3): the argument in %eax. */
+.macro KPROBE_CALLED_TRAMPOLINE name, callback, set_ip
+SYM_CODE_START(\name)
+	ANNOTATE_NOENDBR
+	pushfl
+	/* As above: interrupts off until the popfl, AC clear in between. */
+	cli
+	ASM_CLAC
+	subl	$(PTREGS_SIZE - 4), %esp
+	KPROBE_SAVE_GPRS
+	/* The flags were pushed where pt_regs keeps ss. */
+	movl	PT_OLDSS(%esp), %eax
+	movl	%eax, PT_EFLAGS(%esp)
+	KPROBE_SAVE_SEGS
+	leal	PTREGS_SIZE+4(%esp), %eax
+	movl	%eax, PT_OLDESP(%esp)
+	movl	PTREGS_SIZE(%esp), %eax
+	\set_ip %eax
+	movl	%eax, PT_EIP(%esp)
+
+	movl	%esp, %eax
+	call	\callback
+
+	movl	PT_EFLAGS(%esp), %eax
+	movl	%eax, PT_OLDSS(%esp)
+	KPROBE_RESTORE_GPRS
+	addl	$(PTREGS_SIZE - 4), %esp
+	popfl
+	RET
+SYM_CODE_END(\name)
+_ASM_NOKPROBE(\name)
 .endm
 #endif /* CONFIG_X86_64 */
 
