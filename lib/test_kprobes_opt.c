@@ -142,6 +142,8 @@ static __noipa int kpo_ftraced2(int x)
 struct kpo_state {
 	atomic_t pre, post;
 	unsigned long ip_pre, ip_post;
+	/* hits whose handler ran with interrupts off behind lockdep's back */
+	atomic_t unannotated;
 };
 
 static struct kpo_state kps;
@@ -152,11 +154,15 @@ static void kpo_reset(void)
 	atomic_set(&kps.post, 0);
 	kps.ip_pre = 0;
 	kps.ip_post = 0;
+	atomic_set(&kps.unannotated, 0);
 }
 
 static int kpo_pre(struct kprobe *p, struct pt_regs *regs)
 {
 	atomic_inc(&kps.pre);
+	/* lockdep builds: lockdep must know what the CPU knows */
+	if (irqs_disabled() && lockdep_hardirqs_enabled())
+		atomic_inc(&kps.unannotated);
 	kps.ip_pre = instruction_pointer(regs);
 	return 0;
 }
@@ -229,6 +235,7 @@ static void kpo_becomes_optimized(struct kunit *test)
 	for (i = 0; i < 10; i++)
 		KUNIT_EXPECT_EQ(test, kpo_opt(i), (i + 3) * 5);
 	KUNIT_EXPECT_EQ(test, atomic_read(&kps.pre), 10);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kps.unannotated), 0);
 	KUNIT_EXPECT_EQ(test, kprobe_int3_hits() - hits, 0UL);
 	KUNIT_EXPECT_EQ(test, kprobe_step_traps() - traps, 0UL);
 	/* the handler sees the probed address (x86: + 1, as after an int3) */

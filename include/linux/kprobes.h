@@ -664,6 +664,41 @@ static nokprobe_inline void reset_current_kprobe(void)
 }
 
 /**
+ * kprobe_lockdep_irqs_off() - a trampoline masked interrupts: tell lockdep
+ *
+ * For hit paths that run handlers with interrupts masked by the
+ * architecture's own trampoline code (cli, or DAIF set before a slot)
+ * rather than by an exception entry: lockdep must know they are off, as
+ * an exception entry tells it, or a lock taken in a handler is recorded
+ * as taken with interrupts on.  Call with interrupts masked.
+ *
+ * Return: whether lockdep saw them on (for kprobe_lockdep_irqs_on()).
+ */
+static __always_inline bool kprobe_lockdep_irqs_off(void)
+{
+	bool on = lockdep_hardirqs_enabled();
+
+	if (on)
+		lockdep_hardirqs_off(_THIS_IP_);
+	return on;
+}
+
+/**
+ * kprobe_lockdep_irqs_on() - the trampoline is about to unmask again
+ * @on: what kprobe_lockdep_irqs_off() returned
+ *
+ * Call with interrupts still masked, right before the trampoline gives
+ * the probed code its interrupt state back.
+ */
+static __always_inline void kprobe_lockdep_irqs_on(bool on)
+{
+	if (on) {
+		lockdep_hardirqs_on_prepare();
+		lockdep_hardirqs_on(_THIS_IP_);
+	}
+}
+
+/**
  * kprobe_enter() - start a hit that takes no breakpoint
  * @p: the site's probe
  *

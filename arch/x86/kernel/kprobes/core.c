@@ -950,19 +950,22 @@ NOKPROBE_SYMBOL(run_insn);
  * the running probe is the one whose copy called us.  As step_done()
  * does after a second trap: the ip to the next original instruction,
  * the interrupted IF back, the post_handlers, the hit over; then return
- * to regs->ip (a post_handler may have moved it).
+ * to regs->ip (a post_handler may have moved it).  Lockdep learns that
+ * interrupts are off meanwhile, as the int3 entry would tell it.
  */
 __visible notrace void kprobe_x86_step_callback(struct pt_regs *regs)
 {
 	unsigned long *ret = (unsigned long *)(regs + 1);
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
 	struct kprobe *p = kprobe_running();
+	bool lockdep = kprobe_lockdep_irqs_off();
 
 	regs->ip = (unsigned long)p->addr + p->ainsn.len;
 	regs->flags |= kcb->flags;
 	kcb->status = KPROBE_HIT_SSDONE;
 	kprobe_run_post(p, regs);
 	reset_current_kprobe();
+	kprobe_lockdep_irqs_on(lockdep);
 	*ret = regs->ip;
 }
 

@@ -464,13 +464,15 @@ NOKPROBE_SYMBOL(kprobe_opt_resume_ip);
  * probe can be placed, since noinstr text, cpuidle text included (the
  * only code that runs while RCU does not watch), is refused at
  * registration; lockdep builds check it.  When a pre_handler returns nonzero, the return address
- * becomes the regs->ip it set.
+ * becomes the regs->ip it set.  Lockdep is told that interrupts are off
+ * while the handlers run (the trampoline's cli is not an exception entry).
  */
 __visible notrace void kprobe_opt_x86_callback(struct pt_regs *regs)
 {
 	unsigned long *ret = (unsigned long *)(regs + 1);
 	struct optimized_kprobe *op;
 	struct kprobe *p;
+	bool lockdep;
 
 	RCU_LOCKDEP_WARN(!rcu_is_watching(),
 			 "optimized kprobe hit where RCU is not watching");
@@ -480,8 +482,10 @@ __visible notrace void kprobe_opt_x86_callback(struct pt_regs *regs)
 	p = op->kp;
 	if (kprobe_disabled(p) || !kprobe_enter(p))
 		return;
+	lockdep = kprobe_lockdep_irqs_off();
 	if (kprobe_run_pre(p, regs))
 		*ret = resume_ip(op, regs->ip);
+	kprobe_lockdep_irqs_on(lockdep);
 	reset_current_kprobe();
 }
 

@@ -893,7 +893,7 @@ static struct {
 	int mode;	/* 0: look; 1: also add 1000 to ax; 2: skip the add */
 	atomic_t hits;
 	unsigned long ip, ax, flags;
-	bool irqs_off, running;
+	bool irqs_off, lockdep_on, running;
 } kpx_pc;
 
 static void kpx_pc_post(struct kprobe *p, struct pt_regs *regs,
@@ -904,6 +904,8 @@ static void kpx_pc_post(struct kprobe *p, struct pt_regs *regs,
 	WRITE_ONCE(kpx_pc.ax, regs->ax);
 	WRITE_ONCE(kpx_pc.flags, regs->flags);
 	WRITE_ONCE(kpx_pc.irqs_off, irqs_disabled());
+	/* lockdep builds: it must know (0 where nothing tracks irqs) */
+	WRITE_ONCE(kpx_pc.lockdep_on, lockdep_hardirqs_enabled());
 	WRITE_ONCE(kpx_pc.running, kprobe_running() == p);
 	if (kpx_pc.mode == 1)
 		regs->ax += 1000;
@@ -915,7 +917,8 @@ static void kpx_pc_post(struct kprobe *p, struct pt_regs *regs,
  * A boostable instruction (a RIP-relative load, which each copy must
  * relocate) probed with a post_handler: no step trap; the post_handler
  * sees the load done, the ip at the next instruction, the interrupted
- * IF in regs->flags, interrupts off and itself running; its changes to
+ * IF in regs->flags, interrupts off (lockdep told so, in the debug
+ * flavour) and itself running; its changes to
  * the registers and the ip take effect; the caller's IF is back after.
  * Fails on a tree that steps such a hit with a second trap.
  */
@@ -944,6 +947,7 @@ static void kpx_post_copy(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, READ_ONCE(kpx_pc.ax), 100UL);
 	KUNIT_EXPECT_TRUE(test, READ_ONCE(kpx_pc.flags) & X86_EFLAGS_IF);
 	KUNIT_EXPECT_TRUE(test, READ_ONCE(kpx_pc.irqs_off));
+	KUNIT_EXPECT_FALSE(test, READ_ONCE(kpx_pc.lockdep_on));
 	KUNIT_EXPECT_TRUE(test, READ_ONCE(kpx_pc.running));
 	KUNIT_EXPECT_FALSE(test, irqs_disabled());
 	KUNIT_EXPECT_TRUE(test, kpx_no_probe_running());
