@@ -19,11 +19,12 @@
 #include <asm/probes.h>
 
 /*
- * One A64 instruction per probe.  A slot holds it twice: once followed by
- * the step-end BRK, once by a branch back (see kprobes.c).
+ * One A64 instruction per probe.  A slot holds it three times: followed
+ * by the step-end BRK, by a branch back, and by a branch to
+ * a64_step_trampoline (see kprobes.c).
  */
 #define MAX_INSN_SIZE			1
-#define KPROBE_INSN_SLOT_SIZE		(4 * AARCH64_INSN_SIZE)
+#define KPROBE_INSN_SLOT_SIZE		(6 * AARCH64_INSN_SIZE)
 
 #define BREAKPOINT_INSTRUCTION		BRK64_OPCODE_KPROBES
 
@@ -39,6 +40,9 @@ struct kprobe;
  * @saved_pmr: with pseudo-NMIs, the interrupted context's priority mask,
  *	also restored after the step (which runs with it at GIC_PRIO_IRQOFF,
  *	so that the kernel's view of the step is "interrupts off" too)
+ * @post_pstate: while the slot's post copy runs, the PSTATE to resume
+ *	with but for NZCV (which the copied instruction sets): the
+ *	interrupted one, DAIF included, with BTYPE clear
  * @prev: the interrupted probe's state while a probe hit from inside a
  *	handler (KPROBE_REENTER) is stepped
  * @prev.kp: its current_kprobe
@@ -52,6 +56,7 @@ struct kprobe_ctlblk {
 	struct kprobe *probe;
 	unsigned long saved_daif;
 	u64 saved_pmr;
+	u64 post_pstate;
 	struct {
 		struct kprobe *kp;
 		unsigned long status;
@@ -73,6 +78,9 @@ struct kprobe_ctlblk {
 int kprobe_brk_handler(struct pt_regs *regs, unsigned long esr);
 int kprobe_ss_brk_handler(struct pt_regs *regs, unsigned long esr);
 int kretprobe_brk_handler(struct pt_regs *regs, unsigned long esr);
+/* The end of a slot's post copy (kprobes_trampoline.S, kprobes.c) */
+void a64_step_trampoline(void);
+__visible void a64_step_callback(struct pt_regs *regs);
 /* Patch kernel text words, with a PERF_RECORD_TEXT_POKE for each */
 int arm64_kprobe_patch_text(void **addrs, u32 *insns, int n);
 DECLARE_PER_CPU(unsigned long, kprobe_brk_count);

@@ -24,7 +24,12 @@
  * probe is "boosted": it is finished in the first handler, and the CPU
  * resumes with its own DAIF at a second copy of the instruction followed
  * by a direct branch back, so a hit costs one exception instead of two.
- * The slots are allocated below the kernel image for that branch to
+ * With a post_handler, such an instruction runs from a third copy, still
+ * with everything masked and the probe running, followed by a branch to
+ * a64_step_trampoline: it lays a pt_regs, a64_step_callback() runs the
+ * post_handlers as the second BRK would, and an ERET resumes with the
+ * interrupted PSTATE and priority mask, again one exception in all.
+ * The slots are allocated below the kernel image for those branches to
  * reach.  The core reuses a slot only after an RCU-tasks grace period,
  * so a task preempted inside a boosted slot is safe.  With
  * CONFIG_OPTPROBES such probes go one step further: opt.c replaces the
@@ -40,6 +45,7 @@
  */
 #define pr_fmt(fmt) "kprobes: " fmt
 
+#include <linux/context_tracking_irq.h>
 #include <linux/execmem.h>
 #include <linux/extable.h>
 #include <linux/kprobes.h>
@@ -73,20 +79,32 @@
  *	[SLOT_BOOST]	the probed instruction	(entered as the probe ends)
  *	[SLOT_BACK]	B <probe + 4>, or BRK #KPROBES_BRK_SS_IMM when the
  *			probe cannot be boosted
+ *	[SLOT_POST]	the probed instruction	(entered with DAIF masked)
+ *	[SLOT_POST_END]	B a64_step_trampoline, or BRK #KPROBES_BRK_SS_IMM
+ *			when the probe cannot be boosted
  */
-enum { SLOT_STEP, SLOT_STEP_END, SLOT_BOOST, SLOT_BACK };
+enum {
+	SLOT_STEP, SLOT_STEP_END, SLOT_BOOST, SLOT_BACK, SLOT_POST,
+	SLOT_POST_END, SLOT_WORDS
+};
 
 static __always_inline unsigned long slot_end(const struct kprobe *p)
 {
 	return (unsigned long)(p->ainsn.api.insn + SLOT_STEP_END);
 }
 
-static __always_inline bool slot_boosted(const struct kprobe *p)
+/* Whether the word @w of @p's slot is a branch rather than the step BRK */
+static __always_inline bool slot_branches(const struct kprobe *p, int w)
 {
 	const kprobe_opcode_t *slot = p->ainsn.api.insn;
 
-	return slot && le32_to_cpu((__force __le32)READ_ONCE(slot[SLOT_BACK])) !=
+	return slot && le32_to_cpu((__force __le32)READ_ONCE(slot[w])) !=
 		       BRK64_OPCODE_KPROBES_SS;
+}
+
+static __always_inline bool slot_boosted(const struct kprobe *p)
+{
+	return slot_branches(p, SLOT_BACK);
 }
 
 /**
@@ -113,15 +131,20 @@ void *alloc_insn_page(void)
 	return page ?: execmem_alloc(EXECMEM_KPROBES, PAGE_SIZE);
 }
 
-/* The last word of a slot: a branch back when the probe may be boosted. */
-static u32 slot_back(const struct kprobe *p, const kprobe_opcode_t *slot)
+/*
+ * The word after a boosted or post copy (word @w of @slot): a branch to
+ * @to when the probe may be boosted and @to is in reach, else the step
+ * BRK (that copy is then never entered).
+ */
+static u32 slot_branch(const struct kprobe *p, const kprobe_opcode_t *slot,
+		       int w, unsigned long to)
 {
-	unsigned long from = (unsigned long)(slot + SLOT_BACK);
-	long off = (long)p->ainsn.api.restore - (long)from;
+	unsigned long from = (unsigned long)(slot + w);
+	long off = (long)to - (long)from;
 
 	if (!a64_probe_boostable(p->opcode) || off < -SZ_128M || off >= SZ_128M)
 		return BRK64_OPCODE_KPROBES_SS;
-	return aarch64_insn_gen_branch_imm(from, p->ainsn.api.restore,
+	return aarch64_insn_gen_branch_imm(from, to,
 					   AARCH64_INSN_BRANCH_NOLINK);
 }
 
@@ -191,7 +214,8 @@ int arch_prepare_kprobe(struct kprobe *p)
 {
 	struct arch_probe_insn *api = &p->ainsn.api;
 	kprobe_opcode_t *slot;
-	__le32 code[4];
+	__le32 code[SLOT_WORDS];
+	unsigned long to;
 	int ret;
 
 	if (!IS_ALIGNED((unsigned long)p->addr, AARCH64_INSN_SIZE))
@@ -220,7 +244,13 @@ int arch_prepare_kprobe(struct kprobe *p)
 	code[SLOT_STEP] = cpu_to_le32(p->opcode);
 	code[SLOT_STEP_END] = cpu_to_le32(BRK64_OPCODE_KPROBES_SS);
 	code[SLOT_BOOST] = cpu_to_le32(p->opcode);
-	code[SLOT_BACK] = cpu_to_le32(slot_back(p, slot));
+	code[SLOT_BACK] = cpu_to_le32(slot_branch(p, slot, SLOT_BACK,
+						  api->restore));
+	code[SLOT_POST] = cpu_to_le32(p->opcode);
+	to = (unsigned long)a64_step_trampoline;
+	code[SLOT_POST_END] = cpu_to_le32(slot_branch(p, slot, SLOT_POST_END,
+						      to));
+	BUILD_BUG_ON(sizeof(code) > KPROBE_INSN_SLOT_SIZE);
 	ret = arch_write_insn_slot(slot, code, sizeof(code));
 	if (ret) {
 		free_insn_slot(slot, 0);
@@ -453,17 +483,79 @@ static bool __kprobes reenter(struct kprobe *p, struct pt_regs *regs,
 	return false;
 }
 
-/* After the pre_handlers: boost, or step out of line (current_kprobe is @p). */
+/* The NZCV flags of PSTATE (those of SPSR_EL1 and of the nzcv register) */
+#define PSR_NZCV_MASK	(PSR_N_BIT | PSR_Z_BIT | PSR_C_BIT | PSR_V_BIT)
+
+/*
+ * After the pre_handlers: boost, run the post copy, or step out of line
+ * (current_kprobe is @p).  The post copy is for an instruction that
+ * could be boosted (it cannot fault), when no hardware single-step is
+ * pending (its debug exception belongs after the probed instruction,
+ * which only the stepping BRK gives): it runs as a step, everything
+ * masked, and a64_step_callback() ends the hit.
+ */
 static void __kprobes run_probed_insn(struct kprobe *p, struct pt_regs *regs,
 				      struct kprobe_ctlblk *kcb)
 {
-	if (!READ_ONCE(p->post_handler) && boost(p, regs)) {
+	bool post = READ_ONCE(p->post_handler);
+
+	if (!post && boost(p, regs)) {
 		reset_current_kprobe();
 		return;
 	}
 	kcb->status = KPROBE_HIT_SS;
 	step(p, regs, kcb);
+	if (post && !(regs->pstate & DBG_SPSR_SS) &&
+	    slot_branches(p, SLOT_POST_END)) {
+		kcb->post_pstate = (regs->pstate & ~(DAIF_MASK | PSR_NZCV_MASK)) |
+				   kcb->saved_daif;
+		instruction_pointer_set(regs,
+					(unsigned long)(p->ainsn.api.insn + SLOT_POST));
+	}
 }
+
+/**
+ * a64_step_callback() - the end of a hit that ran the slot's post copy
+ * @regs: the registers after the copied instruction (x0-x30, sp, NZCV),
+ *	laid by a64_step_trampoline
+ *
+ * Called with everything still masked, as the BRK handler left it: this
+ * CPU ran only the copy since, so kcb->probe is the probe whose copy
+ * branched to the trampoline.  As kprobe_ss_brk_handler() does: pc after
+ * the probed instruction, the interrupted DAIF and priority mask back
+ * (in @regs, which the trampoline's ERET takes), the post_handlers, the
+ * hit over.  A post_handler may change the registers, NZCV and the pc.
+ * Lockdep learns that interrupts are off meanwhile (no exception entry
+ * told it).  Nor did anything make RCU watch: probed code may run where
+ * it does not (between ct_idle_enter() and ct_idle_exit() outside the
+ * blacklisted cpuidle text), so the handlers get what the second BRK's
+ * entry would give them, ct_nmi_enter(), when RCU is not watching.
+ */
+__visible notrace void a64_step_callback(struct pt_regs *regs)
+{
+	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+	struct kprobe *p = kcb->probe;
+	bool lockdep = kprobe_lockdep_irqs_off();
+	bool rcu = !rcu_is_watching();
+
+	if (unlikely(rcu))
+		ct_nmi_enter();
+	instruction_pointer_set(regs, p->ainsn.api.restore);
+	/* the frame record the trampoline linked: unwinders see the pc */
+	regs->stackframe[1] = p->ainsn.api.restore;
+	regs->pstate = kcb->post_pstate | (regs->pstate & PSR_NZCV_MASK);
+	if (system_uses_irq_prio_masking())
+		regs->pmr_save = kcb->saved_pmr;
+	kcb->probe = NULL;
+	kcb->status = KPROBE_HIT_SSDONE;
+	kprobe_run_post(p, regs);
+	reset_current_kprobe();
+	if (unlikely(rcu))
+		ct_nmi_exit();
+	kprobe_lockdep_irqs_on(lockdep);
+}
+
+NOKPROBE_SYMBOL(a64_step_callback);
 
 /**
  * kprobe_brk_handler() - a BRK #KPROBES_BRK_IMM trapped at EL1
@@ -621,7 +713,9 @@ int __kprobes kprobe_fault_handler(struct pt_regs *regs, int trapnr)
 
 	if ((kcb->status & (KPROBE_HIT_SS | KPROBE_REENTER)) && p &&
 	    p->ainsn.api.insn &&
-	    instruction_pointer(regs) == (unsigned long)p->ainsn.api.insn)
+	    (instruction_pointer(regs) == (unsigned long)p->ainsn.api.insn ||
+	     instruction_pointer(regs) ==
+	     (unsigned long)(p->ainsn.api.insn + SLOT_POST)))
 		return slot_fault(p, regs, kcb, trapnr);
 
 	/* a fault in a handler or in an emulation: the handler may fix it */

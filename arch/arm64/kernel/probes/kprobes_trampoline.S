@@ -10,14 +10,16 @@
  * kretprobe_arm64_return() run the handler and returns where the function
  * really returns.
  *
- * With CONFIG_OPTPROBES this file also holds the template of a jump
- * optimized probe's detour buffer (see opt.c), which saves the registers
- * the same way.
+ * It also holds a64_step_trampoline, the end of a slot's post copy, and
+ * with CONFIG_OPTPROBES the template of a jump optimized probe's detour
+ * buffer (see opt.c), which save the registers the same way.
  */
 #include <linux/linkage.h>
+#include <asm/alternative.h>
 #include <asm/asm-offsets.h>
 #include <asm/assembler.h>
 #include <asm/brk-imm.h>
+#include <asm/sysreg.h>
 
 /* Move the pair x<a>, x<b> to or from its place in the pt_regs at sp. */
 	.macro	krp_pair insn, a, b
@@ -80,6 +82,49 @@
 	.endm
 
 	.text
+/*
+ * The end of a slot's post copy (kprobes.c): entered by the slot's B
+ * after the copied instruction, with DAIF all masked (and, with
+ * pseudo-NMIs, the priority mask at GIC_PRIO_IRQOFF) since the BRK
+ * handler sent the CPU into the slot, and every register live.  Lay a
+ * pt_regs as the registers stand (sp: the probed code's; PSTATE: its
+ * NZCV), link its frame record, and let a64_step_callback() run the
+ * post_handlers and fill in the pc, PSTATE and priority mask to resume
+ * with.  Then return as an exception return would, without a scratch
+ * register: ELR_EL1 and SPSR_EL1 from the pt_regs (nothing can take an
+ * exception and clobber them meanwhile: everything is masked and the
+ * stack is mapped), the priority mask (as kernel_exit restores it), the
+ * registers, and ERET, which puts PSTATE (DAIF, NZCV, PAN...) and the pc
+ * back at once.
+ */
+SYM_CODE_START(a64_step_trampoline)
+	krp_save_regs
+	stp	xzr, x0, [sp, #S_PC]
+	krp_link_frame xzr
+	mov	x0, sp
+	bl	a64_step_callback
+
+	ldp	x0, x1, [sp, #S_PC]
+	msr	elr_el1, x0
+	msr	spsr_el1, x1
+alternative_if_not ARM64_HAS_GIC_PRIO_MASKING
+	b	.Lstep_pmr_done
+alternative_else_nop_endif
+	ldr	x0, [sp, #S_PMR_SAVE]
+	msr_s	SYS_ICC_PMR_EL1, x0
+	/* the redistributor must see the change, as in kernel_exit */
+alternative_if_not ARM64_HAS_GIC_PRIO_RELAXED_SYNC
+	dsb	sy
+alternative_else_nop_endif
+.Lstep_pmr_done:
+	krp_gprs ldp
+	ldr	x30, [sp, #S_LR]
+	add	sp, sp, #PT_REGS_SIZE
+	eret
+	sb
+SYM_CODE_END(a64_step_trampoline)
+NOKPROBE(a64_step_trampoline)
+
 #ifdef CONFIG_KRETPROBES
 SYM_CODE_START(kretprobe_trampoline)
 	/* lr still holds our own address: the function returned through it */

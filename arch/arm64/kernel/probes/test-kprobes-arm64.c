@@ -8,7 +8,7 @@
  * and both outcomes of every condition; results and NZCV must match, the
  * handlers must run once per call, and the out-of-line step traps
  * counted must show the instruction was emulated (none), stepped (one
- * per hit) or, without a post_handler, boosted (none).  Refused
+ * per hit) or boosted, or run from the post copy (none).  Refused
  * instructions must fail registration with their errno.
  */
 #include <kunit/test.h>
@@ -33,8 +33,8 @@
 #include "test-kprobes-arm64.h"
 
 /*
- * EMULATED: no out-of-line step trap.  STEPPED: one per hit.  BOOSTED: one
- * per hit with a post_handler, none without.
+ * EMULATED: no out-of-line step trap.  STEPPED: one per hit.  BOOSTED:
+ * none, with a post_handler too (the slot's post copy runs it).
  */
 enum kpa64_how { EMULATED, STEPPED, BOOSTED };
 
@@ -89,6 +89,8 @@ struct kpa64_result {
 };
 
 static unsigned long kpa64_pre_hits, kpa64_post_hits, kpa64_bad_pc;
+/* post_handler runs with interrupts on, or off behind lockdep's back */
+static unsigned long kpa64_bad_post;
 
 static int kpa64_pre(struct kprobe *p, struct pt_regs *regs)
 {
@@ -102,6 +104,10 @@ static void kpa64_post(struct kprobe *p, struct pt_regs *regs,
 		       unsigned long flags)
 {
 	kpa64_post_hits++;
+	/* as in a BRK handler (lockdep_hardirqs_enabled(): lockdep builds) */
+	if (!irqs_disabled() || lockdep_hardirqs_enabled() ||
+	    kprobe_running() != p)
+		kpa64_bad_post++;
 }
 
 static void kpa64_run(const struct kpa64_case *c, const u64 in[2],
@@ -158,6 +164,7 @@ static unsigned long kpa64_probed_pass(struct kunit *test,
 	kpa64_pre_hits = 0;
 	kpa64_post_hits = 0;
 	kpa64_bad_pc = 0;
+	kpa64_bad_post = 0;
 	if (register_kprobe(&kp)) {
 		KUNIT_FAIL(test, "%s: cannot register", c->name);
 		return 0;
@@ -177,6 +184,8 @@ static unsigned long kpa64_probed_pass(struct kunit *test,
 			    "%s: post_handler calls", c->name);
 	KUNIT_EXPECT_EQ_MSG(test, kpa64_bad_pc, 0, "%s: pc in pre_handler",
 			    c->name);
+	KUNIT_EXPECT_EQ_MSG(test, kpa64_bad_post, 0,
+			    "%s: post_handler context", c->name);
 	KUNIT_EXPECT_EQ_MSG(test, kp.nmissed, 0, "%s: missed", c->name);
 	return traps;
 }
@@ -192,7 +201,7 @@ static void kpa64_check_case(struct kunit *test, const struct kpa64_case *c)
 
 	traps = kpa64_probed_pass(test, c, plain, true);
 	KUNIT_EXPECT_EQ_MSG(test, traps,
-			    c->how == EMULATED ? 0 : KPA64_NR_INPUTS,
+			    c->how == STEPPED ? KPA64_NR_INPUTS : 0,
 			    "%s: step traps with a post_handler", c->name);
 
 	traps = kpa64_probed_pass(test, c, plain, false);
@@ -665,6 +674,85 @@ static const struct kpa64_case kpa64_irq_cases[] = {
 
 KUNIT_ARRAY_PARAM(kpa64_irq, kpa64_irq_cases, kpa64_case_desc);
 
+/* ---------------------------------------------------------------------
+ * The post copy: a post_handler without a second BRK
+ */
+
+static struct {
+	int mode;	/* 0: look; 1: add 1000 to x0; 2: skip the add */
+	unsigned long hits, pc, x0, bad;
+	bool irqs_off_in_regs;
+} kpa64_pc;
+
+static void kpa64_pc_post(struct kprobe *p, struct pt_regs *regs,
+			  unsigned long flags)
+{
+	kpa64_pc.hits++;
+	kpa64_pc.pc = instruction_pointer(regs);
+	kpa64_pc.x0 = regs->regs[0];
+	kpa64_pc.irqs_off_in_regs = !interrupts_enabled(regs);
+	if (!irqs_disabled() || lockdep_hardirqs_enabled() ||
+	    kprobe_running() != p || (regs->pstate & PSR_BTYPE_MASK))
+		kpa64_pc.bad++;
+	if (kpa64_pc.mode == 1)
+		regs->regs[0] += 1000;
+	else if (kpa64_pc.mode == 2)
+		instruction_pointer_set(regs, instruction_pointer(regs) + 4);
+}
+
+/*
+ * A boostable instruction (nop, after a cmp whose flags the caller
+ * reads) probed with a post_handler: no step trap; the post_handler sees
+ * the pc after the instruction, the interrupted interrupt state in its
+ * regs (pseudo-NMI runs: the priority mask), everything masked and
+ * itself running; its register and pc changes take effect; the flags
+ * and the caller's interrupt state (DAIF or the priority mask) are back
+ * after it.  Before the post copy, each hit took a second BRK.
+ */
+static void kprobes_arm64_post_copy(struct kunit *test)
+{
+	struct kprobe kp = {
+		.addr = (kprobe_opcode_t *)kpa64_nop_at,
+		.pre_handler = kpa64_pre,
+		.post_handler = kpa64_pc_post,
+	};
+	unsigned long traps, a = kpa64_nop_at;
+	u64 out[4], plain[4], ret;
+
+	memset(&kpa64_pc, 0, sizeof(kpa64_pc));
+	kpa64_nop(1, 2, plain);
+	KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
+
+	traps = kprobe_step_traps();
+	KUNIT_EXPECT_EQ(test, kpa64_nop(1, 2, out), 10);
+	KUNIT_EXPECT_EQ(test, out[0], plain[0]);
+	KUNIT_EXPECT_EQ(test, kpa64_pc.pc, a + 4);
+	KUNIT_EXPECT_EQ(test, kpa64_pc.x0, 1);
+	KUNIT_EXPECT_FALSE(test, kpa64_pc.irqs_off_in_regs);
+	KUNIT_EXPECT_FALSE(test, irqs_disabled());
+
+	/* interrupts off at the probe: still off after */
+	local_irq_disable();
+	ret = kpa64_nop(1, 2, out);
+	KUNIT_EXPECT_TRUE(test, irqs_disabled());
+	local_irq_enable();
+	KUNIT_EXPECT_EQ(test, ret, 10);
+	KUNIT_EXPECT_TRUE(test, kpa64_pc.irqs_off_in_regs);
+
+	kpa64_pc.mode = 1;
+	KUNIT_EXPECT_EQ(test, kpa64_nop(1, 2, out), 1010);
+	kpa64_pc.mode = 2;
+	KUNIT_EXPECT_EQ(test, kpa64_nop(1, 2, out), 1);
+	KUNIT_EXPECT_EQ(test, out[0], plain[0]);
+	KUNIT_EXPECT_EQ(test, kpa64_pc.hits, 4);
+	KUNIT_EXPECT_EQ(test, kpa64_pc.bad, 0);
+	KUNIT_EXPECT_EQ(test, kprobe_step_traps() - traps, 0);
+	KUNIT_EXPECT_EQ(test, kp.nmissed, 0);
+	KUNIT_EXPECT_NULL(test, kprobe_running());
+	unregister_kprobe(&kp);
+	KUNIT_EXPECT_EQ(test, kpa64_nop(1, 2, out), 10);
+}
+
 /*
  * SVE loads and stores may fault with any base register: never boosted
  * (the slot ends with the step BRK, not a branch back) nor optimized.
@@ -965,6 +1053,12 @@ static int kpa64_rcu_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 	return kpa64_rcu_pre(NULL, regs);
 }
 
+static void kpa64_rcu_post(struct kprobe *p, struct pt_regs *regs,
+			   unsigned long flags)
+{
+	kpa64_rcu_pre(p, regs);
+}
+
 /* Call @fn(a, b) with RCU not watching; false if RCU watched anyway. */
 static bool kpa64_call_unwatched(kpa64_fn_t fn, u64 a, u64 b, u64 *ret)
 {
@@ -980,6 +1074,19 @@ static bool kpa64_call_unwatched(kpa64_fn_t fn, u64 a, u64 b, u64 *ret)
 	return !watching;
 }
 
+/* Call the probed kpa64_bti_c unwatched: @hits handler calls, all watched. */
+static void kpa64_rcu_bti_c(struct kunit *test, unsigned long hits)
+{
+	u64 ret;
+
+	kpa64_rcu_hits = 0;
+	kpa64_rcu_unwatched = 0;
+	KUNIT_EXPECT_TRUE(test, kpa64_call_unwatched(kpa64_bti_c, 40, 2, &ret));
+	KUNIT_EXPECT_EQ(test, ret, 42);
+	KUNIT_EXPECT_EQ(test, kpa64_rcu_hits, hits);
+	KUNIT_EXPECT_EQ(test, kpa64_rcu_unwatched, 0);
+}
+
 static void kprobes_arm64_rcu_not_watching(struct kunit *test)
 {
 	struct kretprobe rp = {
@@ -988,21 +1095,34 @@ static void kprobes_arm64_rcu_not_watching(struct kunit *test)
 		.handler = kpa64_rcu_ret,
 		.maxactive = 4,
 	};
-	u64 ret;
 
 	if (!IS_ENABLED(CONFIG_CONTEXT_TRACKING_IDLE))
 		kunit_skip(test, "RCU watches everywhere without CONTEXT_TRACKING_IDLE");
 
 	if (IS_ENABLED(CONFIG_KRETPROBES)) {
-		kpa64_rcu_hits = 0;
-		kpa64_rcu_unwatched = 0;
 		KUNIT_ASSERT_EQ(test, register_kretprobe(&rp), 0);
-		KUNIT_EXPECT_TRUE(test, kpa64_call_unwatched(kpa64_bti_c, 40, 2, &ret));
+		kpa64_rcu_bti_c(test, 1);
 		unregister_kretprobe(&rp);
-		KUNIT_EXPECT_EQ(test, ret, 42);
-		KUNIT_EXPECT_EQ(test, kpa64_rcu_hits, 1);
-		KUNIT_EXPECT_EQ(test, kpa64_rcu_unwatched, 0);
 		KUNIT_EXPECT_EQ(test, rp.nmissed, 0);
+	}
+
+	{
+		/*
+		 * A post_handler on a BRK (the landing pad is never
+		 * optimized), run from the slot's post copy: RCU watches
+		 * there too.
+		 */
+		struct kprobe kp = {
+			.addr = (kprobe_opcode_t *)kpa64_bti_c,
+			.pre_handler = kpa64_rcu_pre,
+			.post_handler = kpa64_rcu_post,
+		};
+
+		KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
+		/* pre and post */
+		kpa64_rcu_bti_c(test, 2);
+		unregister_kprobe(&kp);
+		KUNIT_EXPECT_EQ(test, kp.nmissed, 0);
 	}
 
 #ifdef CONFIG_OPTPROBES
@@ -1011,7 +1131,7 @@ static void kprobes_arm64_rcu_not_watching(struct kunit *test)
 			.addr = (kprobe_opcode_t *)kpa64_nop_at,
 			.pre_handler = kpa64_rcu_pre,
 		};
-		u64 out[4];
+		u64 out[4], ret;
 
 		kpa64_rcu_hits = 0;
 		kpa64_rcu_unwatched = 0;
@@ -1296,6 +1416,7 @@ static struct kunit_case kprobes_arm64_cases[] = {
 	KUNIT_CASE(kprobes_arm64_fault_in_slot),
 	KUNIT_CASE(kprobes_arm64_btype),
 	KUNIT_CASE_PARAM(kprobes_arm64_irq, kpa64_irq_gen_params),
+	KUNIT_CASE(kprobes_arm64_post_copy),
 	KUNIT_CASE(kprobes_arm64_sve),
 	KUNIT_CASE(kprobes_arm64_rcu_not_watching),
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_ARGS
