@@ -815,6 +815,13 @@ static void blacklist_add_section(unsigned long *start, unsigned long *end,
 			pr_debug("blacklist entry %ps not text\n", (void *)*iter);
 }
 
+/*
+ * Not every architecture lays out entry text (mips, arm, powerpc and s390
+ * have none): weak, so that where the section is absent its bounds are 0
+ * and the area is empty.
+ */
+extern char __entry_text_start[] __weak, __entry_text_end[] __weak;
+
 static int __init populate_blacklist(void)
 {
 	unsigned long areas[][2] = {
