@@ -11,6 +11,7 @@
 #ifndef _ARM64_KERNEL_KPROBES_DECODE_INSN_H
 #define _ARM64_KERNEL_KPROBES_DECODE_INSN_H
 
+#include <linux/context_tracking.h>
 #include <linux/types.h>
 #include <asm/probes.h>
 
@@ -46,5 +47,21 @@ enum probes_insn {
 };
 
 enum probes_insn arm_probe_decode_insn(u32 insn, struct arch_probe_insn *api);
+
+/*
+ * For the kprobes hit paths that enter no exception (the post copy's
+ * trampoline, a detour buffer), with interrupts masked: whether RCU is
+ * not watching this CPU (between ct_idle_enter() and ct_idle_exit()).
+ * Without CONTEXT_TRACKING_IDLE, RCU watches everywhere.  Inline: the
+ * out-of-line rcu_is_watching() costs a hit some 25 instructions.
+ */
+static __always_inline bool a64_rcu_not_watching(void)
+{
+#ifdef CONFIG_CONTEXT_TRACKING_IDLE
+	return !rcu_is_watching_curr_cpu();
+#else
+	return false;
+#endif
+}
 
 #endif /* _ARM64_KERNEL_KPROBES_DECODE_INSN_H */

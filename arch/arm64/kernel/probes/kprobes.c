@@ -394,8 +394,8 @@ static void __kprobes step_done(struct kprobe *p, struct pt_regs *regs,
  * Execute the probed instruction: emulate it now, or send the CPU to the
  * slot.  kcb->status is KPROBE_HIT_SS or KPROBE_REENTER.
  */
-static void __kprobes step(struct kprobe *p, struct pt_regs *regs,
-			   struct kprobe_ctlblk *kcb)
+static __always_inline void step(struct kprobe *p, struct pt_regs *regs,
+				 struct kprobe_ctlblk *kcb)
 {
 	struct arch_probe_insn *api = &p->ainsn.api;
 
@@ -429,7 +429,7 @@ static void __kprobes step(struct kprobe *p, struct pt_regs *regs,
  * Finish the probe now and resume at the boosted copy of the instruction,
  * when the slot has one.
  */
-static bool __kprobes boost(struct kprobe *p, struct pt_regs *regs)
+static __always_inline bool boost(struct kprobe *p, struct pt_regs *regs)
 {
 	if (!slot_boosted(p))
 		return false;
@@ -494,8 +494,9 @@ static bool __kprobes reenter(struct kprobe *p, struct pt_regs *regs,
  * which only the stepping BRK gives): it runs as a step, everything
  * masked, and a64_step_callback() ends the hit.
  */
-static void __kprobes run_probed_insn(struct kprobe *p, struct pt_regs *regs,
-				      struct kprobe_ctlblk *kcb)
+static __always_inline void run_probed_insn(struct kprobe *p,
+					    struct pt_regs *regs,
+					    struct kprobe_ctlblk *kcb)
 {
 	bool post = READ_ONCE(p->post_handler);
 
@@ -536,7 +537,7 @@ __visible notrace void a64_step_callback(struct pt_regs *regs)
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
 	struct kprobe *p = kcb->probe;
 	bool lockdep = kprobe_lockdep_irqs_off();
-	bool rcu = !rcu_is_watching();
+	bool rcu = a64_rcu_not_watching();
 
 	if (unlikely(rcu))
 		ct_nmi_enter();
@@ -557,6 +558,37 @@ __visible notrace void a64_step_callback(struct pt_regs *regs)
 
 NOKPROBE_SYMBOL(a64_step_callback);
 
+/*
+ * No probe at the BRK: the end of a jprobe handler; or the probe went
+ * away after this CPU fetched the BRK, and the original instruction is
+ * back, so run it again; or the BRK is not ours.  Out of line: the hit
+ * path keeps no local whose address is taken (and no stack protector
+ * with it), nor the jprobe check.
+ */
+static noinline int __kprobes brk_without_probe(struct pt_regs *regs,
+						struct kprobe_ctlblk *kcb)
+{
+	void *addr = (void *)instruction_pointer(regs);
+	u32 insn;
+
+#ifdef CONFIG_JPROBES
+	/* The end of a jprobe handler: back to the probed instruction. */
+	if (!kprobe_running() && (unsigned long)addr == jprobe_return_trap_addr()) {
+		struct kprobe *p = kprobe_jprobe_resume(regs);
+
+		if (!p)
+			return DBG_HOOK_ERROR;
+		__this_cpu_write(current_kprobe, p);
+		kcb->status = KPROBE_HIT_ACTIVE;
+		run_probed_insn(p, regs, kcb);
+		return DBG_HOOK_HANDLED;
+	}
+#endif
+	if (!aarch64_insn_read(addr, &insn) && insn != BRK64_OPCODE_KPROBES)
+		return DBG_HOOK_HANDLED;
+	return DBG_HOOK_ERROR;
+}
+
 /**
  * kprobe_brk_handler() - a BRK #KPROBES_BRK_IMM trapped at EL1
  * @regs: the interrupted state
@@ -570,32 +602,11 @@ int __kprobes kprobe_brk_handler(struct pt_regs *regs, unsigned long esr)
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
 	void *addr = (void *)instruction_pointer(regs);
 	struct kprobe *p;
-	u32 insn;
 
 	__this_cpu_inc(kprobe_brk_count);
-#ifdef CONFIG_JPROBES
-	/* The end of a jprobe handler: back to the probed instruction. */
-	if (!kprobe_running() && (unsigned long)addr == jprobe_return_trap_addr()) {
-		p = kprobe_jprobe_resume(regs);
-		if (!p)
-			return DBG_HOOK_ERROR;
-		__this_cpu_write(current_kprobe, p);
-		kcb->status = KPROBE_HIT_ACTIVE;
-		run_probed_insn(p, regs, kcb);
-		return DBG_HOOK_HANDLED;
-	}
-#endif
 	p = get_kprobe(addr);
-	if (!p) {
-		/*
-		 * The probe went away after this CPU fetched the BRK: the
-		 * original instruction is back, so run it again.
-		 */
-		if (!aarch64_insn_read(addr, &insn) &&
-		    insn != BRK64_OPCODE_KPROBES)
-			return DBG_HOOK_HANDLED;
-		return DBG_HOOK_ERROR;
-	}
+	if (!p)
+		return brk_without_probe(regs, kcb);
 
 	if (kprobe_running())
 		return reenter(p, regs, kcb) ? DBG_HOOK_HANDLED : DBG_HOOK_ERROR;

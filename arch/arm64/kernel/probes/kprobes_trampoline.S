@@ -45,6 +45,14 @@
 	krp_pair \insn, 28, 29
 	.endm
 
+/* Push a pt_regs holding x0-x30 and sp as they stand (x0 then clobbered). */
+	.macro	krp_push_gprs
+	sub	sp, sp, #PT_REGS_SIZE
+	krp_gprs stp
+	add	x0, sp, #PT_REGS_SIZE
+	stp	x30, x0, [sp, #S_LR]
+	.endm
+
 /*
  * Push a pt_regs holding the registers as they stand, but for pc and
  * pstate: x0 is left with the PSTATE an exception from here would have
@@ -54,10 +62,7 @@
 	.error	"krp_save_regs: pstate does not follow pc in pt_regs"
 	.endif
 	.macro	krp_save_regs
-	sub	sp, sp, #PT_REGS_SIZE
-	krp_gprs stp
-	add	x0, sp, #PT_REGS_SIZE
-	stp	x30, x0, [sp, #S_LR]
+	krp_push_gprs
 	mov	x0, #PSR_MODE_EL1h
 	mrs	x1, daif
 	orr	x0, x0, x1
@@ -88,7 +93,7 @@
  * pseudo-NMIs, the priority mask at GIC_PRIO_IRQOFF) since the BRK
  * handler sent the CPU into the slot, and every register live.  Lay a
  * pt_regs as the registers stand (sp: the probed code's; PSTATE: its
- * NZCV), link its frame record, and let a64_step_callback() run the
+ * NZCV alone), link its frame record, and let a64_step_callback() run the
  * post_handlers and fill in the pc, PSTATE and priority mask to resume
  * with.  Then return as an exception return would, without a scratch
  * register: ELR_EL1 and SPSR_EL1 from the pt_regs (nothing can take an
@@ -98,7 +103,9 @@
  * back at once.
  */
 SYM_CODE_START(a64_step_trampoline)
-	krp_save_regs
+	krp_push_gprs
+	/* the callback builds the rest of PSTATE */
+	mrs	x0, nzcv
 	stp	xzr, x0, [sp, #S_PC]
 	krp_link_frame xzr
 	mov	x0, sp

@@ -126,7 +126,7 @@ unsigned long a64_optprobe_hit(struct optimized_kprobe *op,
 	unsigned long flags;
 	int moved = 0;
 
-	if (unlikely(!rcu_is_watching()))
+	if (unlikely(a64_rcu_not_watching()))
 		return 0;
 	opt_complete_regs(regs);
 	p = op->kp;
