@@ -50,10 +50,13 @@ enum probes_insn arm_probe_decode_insn(u32 insn, struct arch_probe_insn *api);
 
 /*
  * For the kprobes hit paths that enter no exception (the post copy's
- * trampoline, a detour buffer), with interrupts masked: whether RCU is
+ * trampoline, a detour buffer, the kretprobe trampoline): whether RCU is
  * not watching this CPU (between ct_idle_enter() and ct_idle_exit()).
  * Without CONTEXT_TRACKING_IDLE, RCU watches everywhere.  Inline: the
- * out-of-line rcu_is_watching() costs a hit some 25 instructions.
+ * out-of-line rcu_is_watching() costs a hit some 25 instructions.  With
+ * interrupts masked the answer is exact; where the caller may migrate
+ * (preemptible, so RCU is watching) a stale "not watching" only makes it
+ * take ct_nmi_enter(), which nests anywhere, for nothing.
  */
 static __always_inline bool a64_rcu_not_watching(void)
 {

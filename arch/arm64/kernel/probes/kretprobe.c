@@ -10,6 +10,8 @@
 #include <asm/debug-monitors.h>
 #include <asm/ptrace.h>
 
+#include "decode-insn.h"
+
 __visible unsigned long kretprobe_arm64_return(struct pt_regs *regs);
 
 /*
@@ -37,7 +39,7 @@ NOKPROBE_SYMBOL(arch_kretprobe_hijack);
  */
 __visible unsigned long kretprobe_arm64_return(struct pt_regs *regs)
 {
-	bool rcu_off = !rcu_is_watching();
+	bool rcu_off = a64_rcu_not_watching();
 	unsigned long ret;
 
 	if (unlikely(rcu_off))
