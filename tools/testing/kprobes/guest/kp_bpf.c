@@ -4,15 +4,18 @@
  * attach one (a perf_event_open() of the kprobe PMU, then
  * PERF_EVENT_IOC_SET_BPF), while a command runs.
  *
- *   kp_bpf [-r] [-o ERRNO] FUNC OFFSET 'shell command'
+ *   kp_bpf [-r] [-s] [-o ERRNO] FUNC OFFSET 'shell command'
  *
  * The program records, in an array map, what BPF programs see of a hit:
  * bpf_get_func_ip(), the number of hits, the ip of its pt_regs (ctx) and
  * the first argument (entry) or the return value (-r: a kretprobe).
  * With -o it also calls bpf_override_return(ctx, -ERRNO), as BPF error
- * injection does.  After the command it prints one line:
+ * injection does; with -s, bpf_get_stack(ctx, buf, size, 0) of the last
+ * hit, as bpftrace's kstack and profilers read it.  After the command it
+ * prints one line:
  *
  *   BPF ret=0|ERRNO hits=N func_ip=HEX ctx_ip=HEX reg=N status=S
+ *       [stack=BYTES frames=HEX,HEX,...]
  *
  * ret is the errno of the first step that failed (the verifier's log
  * follows when the program was refused).  The program is assembled here, by hand: the
@@ -42,8 +45,9 @@
 #error kp_bpf: x86_64 and arm64 only
 #endif
 
-/* the map's one value */
-enum { V_FUNC_IP, V_HITS, V_CTX_IP, V_REG, V_N };
+/* the map's one value: the words, then the stack's frames (-s) */
+enum { V_FUNC_IP, V_HITS, V_CTX_IP, V_REG, V_STACK_LEN, V_STACK,
+       V_N = V_STACK + 16 };
 
 #define INSN(c, d, s, o, i) \
 	((struct bpf_insn){ .code = (c), .dst_reg = (d), .src_reg = (s), \
@@ -68,9 +72,9 @@ static int map_create(void)
 	return sys_bpf(BPF_MAP_CREATE, &a);
 }
 
-static int prog_load(int map, int ret_probe, int override)
+static int prog_load(int map, int ret_probe, int override, int stack)
 {
-	struct bpf_insn p[32];
+	struct bpf_insn p[40];
 	union bpf_attr a;
 	int n = 0;
 
@@ -91,6 +95,17 @@ static int prog_load(int map, int ret_probe, int override)
 	p[n++] = INSN(BPF_LDX | BPF_MEM | BPF_DW, 1, 6, 0, 0);
 	p[n - 1].off = ret_probe ? CTX_RET : CTX_ARG0;
 	p[n++] = INSN(BPF_STX | BPF_MEM | BPF_DW, 7, 1, V_REG * 8, 0);
+	if (stack) {
+		/* value[V_STACK_LEN] = bpf_get_stack(ctx, &value[V_STACK], size, 0) */
+		p[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_X, 1, 6, 0, 0);
+		p[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_X, 2, 7, 0, 0);
+		p[n++] = INSN(BPF_ALU64 | BPF_ADD | BPF_K, 2, 0, 0, V_STACK * 8);
+		p[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_K, 3, 0, 0,
+			      (V_N - V_STACK) * 8);
+		p[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_K, 4, 0, 0, 0);
+		p[n++] = INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_get_stack);
+		p[n++] = INSN(BPF_STX | BPF_MEM | BPF_DW, 7, 0, V_STACK_LEN * 8, 0);
+	}
 	if (override) {
 		/* bpf_override_return(ctx, -override) */
 		p[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_X, 1, 6, 0, 0);
@@ -145,19 +160,29 @@ static void hex(const char *name, unsigned long long v)
 	printf(" %s=%llx", name, v);
 }
 
-static int report(int ret, const unsigned long long *v, int status)
+static int report(int ret, const unsigned long long *v, int status,
+		  int stack)
 {
+	long long len = ret ? 0 : (long long)v[V_STACK_LEN];
+	int i;
+
 	printf("BPF ret=%d hits=%llu", ret, ret ? 0ULL : v[V_HITS]);
 	hex("func_ip", ret ? 0 : v[V_FUNC_IP]);
 	hex("ctx_ip", ret ? 0 : v[V_CTX_IP]);
-	printf(" reg=%lld status=%d\n", ret ? 0LL : (long long)v[V_REG], status);
+	printf(" reg=%lld status=%d", ret ? 0LL : (long long)v[V_REG], status);
+	if (stack) {
+		printf(" stack=%lld frames=", len);
+		for (i = 0; i < len / 8 && i < V_N - V_STACK; i++)
+			printf("%s%llx", i ? "," : "", v[V_STACK + i]);
+	}
+	printf("\n");
 	return ret != 0;
 }
 
 int main(int argc, char **argv)
 {
 	unsigned long long v[V_N];
-	int ret_probe = 0, override = 0, i = 1;
+	int ret_probe = 0, override = 0, stack = 0, i = 1;
 	int map, prog, ev, status;
 	unsigned int key = 0;
 	union bpf_attr a;
@@ -165,6 +190,8 @@ int main(int argc, char **argv)
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		if (!strcmp(argv[i], "-r")) {
 			ret_probe = 1;
+		} else if (!strcmp(argv[i], "-s")) {
+			stack = 1;
 		} else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
 			override = atoi(argv[++i]);
 		} else {
@@ -173,26 +200,26 @@ int main(int argc, char **argv)
 		}
 	}
 	if (argc - i != 3 || override < 0 || override > 4095) {
-		printf("usage: kp_bpf [-r] [-o ERRNO] FUNC OFFSET 'command'\n");
+		printf("usage: kp_bpf [-r] [-s] [-o ERRNO] FUNC OFFSET 'command'\n");
 		return 2;
 	}
 	memset(v, 0, sizeof(v));
 	map = map_create();
 	if (map < 0)
-		return report(-map, v, -1);
-	prog = prog_load(map, ret_probe, override);
+		return report(-map, v, -1, stack);
+	prog = prog_load(map, ret_probe, override, stack);
 	if (prog < 0) {
-		report(-prog, v, -1);
+		report(-prog, v, -1, stack);
 		printf("%s\n", verifier_log);
 		return 1;
 	}
 	ev = kprobe_open(argv[i], strtoul(argv[i + 1], NULL, 0), ret_probe);
 	if (ev < 0)
-		return report(-ev, v, -1);
+		return report(-ev, v, -1, stack);
 	if (ioctl(ev, PERF_EVENT_IOC_SET_BPF, (void *)(long)prog) < 0)
-		return report(errno, v, -1);
+		return report(errno, v, -1, stack);
 	if (ioctl(ev, PERF_EVENT_IOC_ENABLE, 0) < 0)
-		return report(errno, v, -1);
+		return report(errno, v, -1, stack);
 	status = kpg_sh(argv[i + 2]);
 	ioctl(ev, PERF_EVENT_IOC_DISABLE, 0);
 	memset(&a, 0, sizeof(a));
@@ -200,9 +227,9 @@ int main(int argc, char **argv)
 	a.key = (unsigned long)&key;
 	a.value = (unsigned long)v;
 	if (sys_bpf(BPF_MAP_LOOKUP_ELEM, &a) < 0)
-		return report(errno, v, status);
+		return report(errno, v, status, stack);
 	close(ev);
 	close(prog);
 	close(map);
-	return report(0, v, status);
+	return report(0, v, status, stack);
 }

@@ -72,6 +72,52 @@ else
 	fail bpf.kprobe.body "(no ftrace site of kp_target_func)"
 fi
 
+# Stacks, as bpftrace's kstack and profilers read them (bpf_get_stack()):
+# from the entry kprobe, the probed function and then its caller; from
+# the kretprobe, the caller first (the real return address, not the
+# trampoline) and no kprobes trampoline anywhere in the stack.
+# sym_at HEX: the text symbol at an address (kallsyms, compared as
+# fixed-width hex strings: awk's numbers cannot hold 64-bit addresses)
+sym_at() {
+	awk -v a="$(printf '%016x' $((0x$1)))" '($2 == "t" || $2 == "T") &&
+		($1 "") <= a && ($1 "") > (best "") { best = $1; name = $3 }
+		END { print name }' /proc/kallsyms
+}
+# frame N LINE: the Nth frame (from 1) of kp_bpf's line
+frame() { bpf_field "$2" frames | cut -d, -f"$1"; }
+# stack_has LINE SYM FIRST LAST: SYM among frames FIRST..LAST
+stack_has() {
+	local i f
+	for i in $(seq "$3" "$4"); do
+		f=$(frame "$i" "$1")
+		[ -n "$f" ] && [ "$(sym_at "$f")" = "$2" ] && return 0
+	done
+	return 1
+}
+# no_trampoline LINE: no frame is a trampoline's
+no_trampoline() {
+	local f
+	for f in $(bpf_field "$1" frames | tr ',' ' '); do
+		case $(sym_at "$f") in *trampoline*) return 1 ;; esac
+	done
+	return 0
+}
+out=$(kp_bpf -s kp_target_func 0 "echo 1 > $KT/call")
+echo "$out" | sed 's/^/  /'
+expect_eq bpf.stack.kprobe.attach "$(bpf_field "$out" ret) $(bpf_field "$out" status)" "0 0"
+expect_eq bpf.stack.kprobe.first "$(sym_at "$(frame 1 "$out")")" kp_target_func
+if stack_has "$out" kp_call_write 2 4; then pass bpf.stack.kprobe.caller; else
+	fail bpf.stack.kprobe.caller; fi
+out=$(kp_bpf -r -s kp_target_func 0 "echo 1 > $KT/call")
+echo "$out" | sed 's/^/  /'
+expect_eq bpf.stack.kretprobe.attach "$(bpf_field "$out" ret) $(bpf_field "$out" status)" "0 0"
+expect_eq bpf.stack.kretprobe.first "$(sym_at "$(frame 1 "$out")")" kp_call_write
+if [ "$(bpf_field "$out" stack)" -gt 8 ] 2>/dev/null && no_trampoline "$out"; then
+	pass bpf.stack.kretprobe.no-trampoline
+else
+	fail bpf.stack.kretprobe.no-trampoline
+fi
+
 # Error injection: bpf_override_return(ctx, -ENOMEM) on an
 # ALLOW_ERROR_INJECTION function; the write that calls it fails with
 # ENOMEM, and works again once the program is gone.
