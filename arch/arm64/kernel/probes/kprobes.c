@@ -536,11 +536,13 @@ __visible notrace void a64_step_callback(struct pt_regs *regs)
 {
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
 	struct kprobe *p = kcb->probe;
-	bool lockdep = kprobe_lockdep_irqs_off();
 	bool rcu = a64_rcu_not_watching();
+	bool lockdep;
 
+	/* lockdep's calls too run with RCU watching */
 	if (unlikely(rcu))
 		ct_nmi_enter();
+	lockdep = kprobe_lockdep_irqs_off();
 	instruction_pointer_set(regs, p->ainsn.api.restore);
 	/* the frame record the trampoline linked: unwinders see the pc */
 	regs->stackframe[1] = p->ainsn.api.restore;
@@ -551,9 +553,9 @@ __visible notrace void a64_step_callback(struct pt_regs *regs)
 	kcb->status = KPROBE_HIT_SSDONE;
 	kprobe_run_post(p, regs);
 	reset_current_kprobe();
+	kprobe_lockdep_irqs_on(lockdep);
 	if (unlikely(rcu))
 		ct_nmi_exit();
-	kprobe_lockdep_irqs_on(lockdep);
 }
 
 NOKPROBE_SYMBOL(a64_step_callback);
