@@ -4,7 +4,8 @@
  * kprobe_multi return probes use), the one file outside this directory
  * that includes it: the register save and restore of its trampoline, as
  * strings for its top-level asm.  Our own trampolines use
- * trampoline_regs.S.
+ * trampoline_regs.S.  Also kprobe_rcu_watching(), for core.c and
+ * ftrace.c.
  *
  * The contract, from rethook.c's trampoline: SAVE_REGS_STRING is entered
  * with the stack pointer at the flags word of a struct pt_regs being
@@ -129,5 +130,23 @@ KPX_CHECK(fs, KPX_W_fs); KPX_CHECK(flags, KPX_W_flags);
 	"	addl $4*" __stringify(KPX_W(flags)) ", %esp\n"
 
 #endif /* CONFIG_X86_64 */
+
+/*
+ * For our own hit paths that no exception entry made RCU watch (the
+ * ftrace callback, the post copy's callback): is RCU watching this CPU?
+ * Asked on every hit: inline when it can be, and exact with preemption
+ * or interrupts off, as those paths run.
+ */
+#include <linux/context_tracking.h>
+#include <linux/rcupdate.h>
+
+static __always_inline bool kprobe_rcu_watching(void)
+{
+#ifdef CONFIG_CONTEXT_TRACKING_IDLE
+	return rcu_is_watching_curr_cpu();
+#else
+	return rcu_is_watching();
+#endif
+}
 
 #endif /* _X86_KERNEL_KPROBES_COMMON_H */

@@ -42,6 +42,7 @@
 
 #define pr_fmt(fmt) "kprobes: " fmt
 
+#include <linux/context_tracking_irq.h>
 #include <linux/kprobes.h>
 #include <linux/ptrace.h>
 #include <linux/string.h>
@@ -63,6 +64,8 @@
 #include <asm/ibt.h>
 #include <asm/traps.h>
 #include <asm/extable.h>
+
+#include "common.h"
 
 /* step_trampoline.S: the post copy's call lands there */
 asmlinkage void kprobe_step_trampoline(void);
@@ -951,21 +954,29 @@ NOKPROBE_SYMBOL(run_insn);
  * does after a second trap: the ip to the next original instruction,
  * the interrupted IF back, the post_handlers, the hit over; then return
  * to regs->ip (a post_handler may have moved it).  Lockdep learns that
- * interrupts are off meanwhile, as the int3 entry would tell it.
+ * interrupts are off meanwhile, and where RCU is not watching (probed
+ * code called between ct_idle_enter() and ct_idle_exit()) the handlers
+ * get ct_nmi_enter(), as the second int3's entry would give them.
  */
 __visible notrace void kprobe_x86_step_callback(struct pt_regs *regs)
 {
 	unsigned long *ret = (unsigned long *)(regs + 1);
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
 	struct kprobe *p = kprobe_running();
-	bool lockdep = kprobe_lockdep_irqs_off();
+	bool rcu = !kprobe_rcu_watching();
+	bool lockdep;
 
+	if (unlikely(rcu))
+		ct_nmi_enter();
+	lockdep = kprobe_lockdep_irqs_off();
 	regs->ip = (unsigned long)p->addr + p->ainsn.len;
 	regs->flags |= kcb->flags;
 	kcb->status = KPROBE_HIT_SSDONE;
 	kprobe_run_post(p, regs);
 	reset_current_kprobe();
 	kprobe_lockdep_irqs_on(lockdep);
+	if (unlikely(rcu))
+		ct_nmi_exit();
 	*ret = regs->ip;
 }
 

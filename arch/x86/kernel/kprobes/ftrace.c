@@ -26,15 +26,8 @@
 #include <linux/context_tracking.h>
 #include <asm/text-patching.h>
 
-/* Is RCU watching this CPU?  Asked on every hit: inline when it can be. */
-static __always_inline bool kprobe_rcu_watching(void)
-{
-#ifdef CONFIG_CONTEXT_TRACKING_IDLE
-	return rcu_is_watching_curr_cpu();
-#else
-	return rcu_is_watching();
-#endif
-}
+#include "common.h"
+
 
 /**
  * kprobe_ftrace_handler() - run the probe at an ftrace site

@@ -43,6 +43,7 @@
 #include <linux/fprobe.h>
 #include <linux/rethook.h>
 #include <linux/uaccess.h>
+#include <linux/context_tracking.h>
 #include <kunit/test.h>
 #include <asm/text-patching.h>
 #include <asm/linkage.h>
@@ -893,7 +894,7 @@ static struct {
 	int mode;	/* 0: look; 1: also add 1000 to ax; 2: skip the add */
 	atomic_t hits;
 	unsigned long ip, ax, flags;
-	bool irqs_off, lockdep_on, running;
+	bool irqs_off, lockdep_on, running, rcu_off;
 } kpx_pc;
 
 static void kpx_pc_post(struct kprobe *p, struct pt_regs *regs,
@@ -907,6 +908,8 @@ static void kpx_pc_post(struct kprobe *p, struct pt_regs *regs,
 	/* lockdep builds: it must know (0 where nothing tracks irqs) */
 	WRITE_ONCE(kpx_pc.lockdep_on, lockdep_hardirqs_enabled());
 	WRITE_ONCE(kpx_pc.running, kprobe_running() == p);
+	if (!rcu_is_watching())
+		WRITE_ONCE(kpx_pc.rcu_off, true);
 	if (kpx_pc.mode == 1)
 		regs->ax += 1000;
 	else if (kpx_pc.mode == 2)
@@ -966,6 +969,21 @@ static void kpx_post_copy(struct kunit *test)
 	kpx_pc.mode = 2;
 	KUNIT_EXPECT_EQ(test, kpx_postcopy(8), 100UL);
 	KUNIT_EXPECT_EQ(test, atomic_read(&kpx_pc.hits), 4);
+#ifdef CONFIG_CONTEXT_TRACKING_IDLE
+	/*
+	 * Called where RCU does not watch: the post_handler gets it
+	 * watching, as from a second int3.
+	 */
+	kpx_pc.mode = 0;
+	local_irq_disable();
+	ct_idle_enter();
+	v = kpx_postcopy(10);
+	ct_idle_exit();
+	local_irq_enable();
+	KUNIT_EXPECT_EQ(test, v, 110UL);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpx_pc.hits), 5);
+#endif
+	KUNIT_EXPECT_FALSE(test, READ_ONCE(kpx_pc.rcu_off));
 	KUNIT_EXPECT_EQ(test, kprobe_step_traps() - traps, 0UL);
 	KUNIT_EXPECT_EQ(test, kp->nmissed, 0UL);
 	KUNIT_EXPECT_TRUE(test, kpx_no_probe_running());
