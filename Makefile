@@ -5,6 +5,7 @@
 #   make check    the tests: KUnit, guest tests, checkpatch, sparse
 #   make shell    a shell in the same guest
 #   make series   export the work as a git format-patch series
+#   make lint     that series through checkpatch --strict (seconds)
 #   make bench    per-hit and registration cost, ours beside upstream
 #   make stress   the long runs: concurrency, lifetimes, probe everything
 #   make archcheck  the other architectures: cross builds, riscv64 KUnit
@@ -24,12 +25,12 @@ ARCHES := x86_64 arm64
 endif
 DEMO_ARCH := $(firstword $(if $(filter command line,$(origin ARCH)),$(ARCH),x86_64))
 
-.PHONY: all demo check shell series bench stress archcheck deps stage build kunit itest clean distclean help
+.PHONY: all demo check shell series lint bench stress archcheck deps stage build kunit itest clean distclean help
 
 all: help
 
 help:
-	@sed -n '3,13p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,14p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	ARCHES="$(ARCHES)" $(T)/deps.sh
@@ -62,6 +63,10 @@ check:
 
 series: deps
 	$(T)/series.sh
+
+# The exported series through checkpatch --strict (seconds).
+lint: deps
+	$(T)/checkpatch.sh
 
 bench: deps
 	ARCHES="$(ARCHES)" $(T)/bench.sh

@@ -86,28 +86,7 @@ for arch in $arches; do
 done
 
 if [ "$fl" = ours ]; then
-	ser=$KP_BUILD/series
-	if "$KP_TOOLS/series.sh" "$ser" > /dev/null; then
-		say "CHECK series.export PASS"
-		for p in "$ser"/0*.patch; do
-			case $p in */0000-cover-letter.patch) continue ;; esac
-			n=$(basename "$p" .patch)
-			# FILE_PATH_CHANGES: MAINTAINERS is updated by its own patch.
-			# Less the reports tools/testing/kprobes/checkpatch-allow
-			# accepts, each for a stated reason.
-			out=$("$KP_BASE/scripts/checkpatch.pl" --strict --no-tree --no-summary \
-				--show-types --ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG \
-				-q "$p" 2>&1 | python3 "$KP_TOOLS/checkpatch-filter.py")
-			if [ -z "$out" ]; then
-				say "CHECKPATCH $n PASS"
-			else
-				echo "$out" | head -30 | sed 's/^/  /'
-				say "CHECKPATCH $n FAIL"
-			fi
-		done
-	else
-		say "CHECK series.export FAIL"
-	fi
+	"$KP_TOOLS/checkpatch.sh" | tee -a "$res"
 	# Documentation: kernel-doc of our files, Documentation/trace build.
 	docs=$("$KP_TOOLS/docs.sh" 2>&1)
 	echo "$docs" | grep '^DOCS ' | tee -a "$res"

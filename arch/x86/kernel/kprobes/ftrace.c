@@ -28,7 +28,6 @@
 
 #include "common.h"
 
-
 /**
  * kprobe_ftrace_handler() - run the probe at an ftrace site
  * @ip: the site (address of the fentry call)
