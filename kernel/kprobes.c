@@ -822,6 +822,30 @@ static void blacklist_add_section(unsigned long *start, unsigned long *end,
  */
 extern char __entry_text_start[] __weak, __entry_text_end[] __weak;
 
+/*
+ * Functions the kernel's exception entry calls before any kprobe handler
+ * runs, from the instrumentable parts of its noinstr code, and which
+ * their own files do not mark NOKPROBE_SYMBOL().  ct_nmi_enter() and
+ * ct_nmi_exit() (every breakpoint or debug exception taken in the
+ * kernel, on x86 and arm64 alike) fire the rcu_watching tracepoint, which
+ * asks rcu_is_watching() in a LOCKDEP kernel, and where RCU was not
+ * watching they hand the context tracking state to KASAN's or KCSAN's
+ * checks.  A breakpoint in one of them traps again inside that entry,
+ * before a trap handler could see a probe running and count the hit as
+ * missed: the CPU recurses until the NMI nesting count or the stack
+ * overflows (found by make stress DEBUG=1 on x86_64, with rcu_is_watching
+ * among the candidates).  Upstream 6.12 accepts them and recurses the same
+ * way (the entry code is the base's, unchanged).  Refused by name; a name
+ * configured out is skipped.
+ */
+static const char * const trap_entry_callees[] __initconst = {
+	"rcu_is_watching",
+	"__kasan_check_read",
+	"__kasan_check_write",
+	"kasan_check_range",
+	"__kcsan_check_access",
+};
+
 static int __init populate_blacklist(void)
 {
 	unsigned long areas[][2] = {
@@ -838,6 +862,12 @@ static int __init populate_blacklist(void)
 
 	blacklist_add_section(__start_kprobe_blacklist,
 			      __stop_kprobe_blacklist, NULL);
+	for (i = 0; i < ARRAY_SIZE(trap_entry_callees); i++) {
+		unsigned long a = kallsyms_lookup_name(trap_entry_callees[i]);
+
+		if (a)
+			blacklist_add_ksym(a, NULL);
+	}
 	for (i = 0; i < ARRAY_SIZE(areas); i++) {
 		ret = kprobe_add_area_blacklist(areas[i][0], areas[i][1]);
 		if (ret)

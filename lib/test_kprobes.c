@@ -263,6 +263,15 @@ static void kpt_errors(struct kunit *test)
 	memset(&kp, 0, sizeof(kp));
 	kp.symbol_name = "get_kprobe";
 	KUNIT_EXPECT_EQ(test, register_kprobe(&kp), -EINVAL);
+	/*
+	 * Called by the exception entry before any kprobe handler (the
+	 * rcu_watching tracepoint of ct_nmi_enter() under LOCKDEP): a probe
+	 * there would recurse in the entry.  Tiny RCU inlines it.
+	 */
+	memset(&kp, 0, sizeof(kp));
+	kp.symbol_name = "rcu_is_watching";
+	if (IS_ENABLED(CONFIG_TREE_RCU))
+		KUNIT_EXPECT_EQ(test, register_kprobe(&kp), -EINVAL);
 	/* not text */
 	memset(&kp, 0, sizeof(kp));
 	kp.addr = (kprobe_opcode_t *)&kpt_data;

@@ -13,7 +13,9 @@ obj=$(kp_obj "$fl" "$arch")
 kernel=$obj/$(kp_image "$arch")
 [ -f "$kernel" ] || kp_die "no kernel $kernel: run build.sh $fl $arch"
 initrd=$("$KP_TOOLS/initramfs.sh" "$fl" "$arch")
-append="kpmode=$mode kpflavour=$fl kunit.enable=0 panic=-1 ${KP_APPEND:-}"
+# KUnit on, but no suite at boot (the glob matches none): a guest test
+# points kunit.filter_glob at the suite of the module it loads.
+append="kpmode=$mode kpflavour=$fl kunit.enable=1 kunit.filter_glob=kp-none-at-boot panic=-1 ${KP_APPEND:-}"
 accel=(-accel tcg,thread=single)
 [ "${KP_KVM:-0}" = 1 ] && accel=(-accel kvm)
 case $arch in

@@ -30,7 +30,10 @@ static atomic64_t kps_hits;
 static char kps_partial[KSYM_NAME_LEN];
 static size_t kps_partial_len;
 static struct dentry *kps_dir;
-/* verbose=1: name each function before its probe goes in (to find a hang) */
+/*
+ * verbose=1: name each function before its probe goes in (to find a
+ * hang), at warning level: the guest's console shows nothing quieter.
+ */
 static bool verbose;
 module_param(verbose, bool, 0644);
 
@@ -55,7 +58,7 @@ static void kps_add(const char *name)
 	kp->symbol_name = strcpy((char *)(kp + 1), name);
 	kp->pre_handler = kps_pre;
 	if (verbose)
-		pr_info("kp_stress: %s\n", name);
+		pr_warn("kp_stress: %s\n", name);
 	ret = register_kprobe(kp);
 	if (ret) {
 		kps_refused[min(-ret, KPS_MAX_ERRNO)]++;
