@@ -1465,7 +1465,11 @@ void kprobe_unregister_begin(struct kprobe *p)
 		hlist_del_rcu(&site->kp.hlist);
 	kprobe_opt_retire(&site->kp);
 	site->owner = p;
-	list_add(&site->node, &retired_sites);
+	/*
+	 * At the tail: the ends of a batch, called in the order of their
+	 * begins, then each find theirs at the head.
+	 */
+	list_add_tail(&site->node, &retired_sites);
 out:
 	mutex_unlock(&kprobe_mutex);
 }
@@ -1536,6 +1540,35 @@ int register_kprobes(struct kprobe **kps, int num)
 }
 EXPORT_SYMBOL_GPL(register_kprobes);
 
+/*
+ * The optimized sites that @kps leave without a probe go back to
+ * breakpoints in one text update (on arm64 one stop_machine() for the
+ * batch), before kprobe_unregister_begin() disarms them one by one;
+ * otherwise each would be unoptimized on its own first.  Where memory is
+ * short they are, as without a batch.
+ */
+static void unoptimize_leaving(struct kprobe **kps, int num)
+{
+	struct kprobe_site *site;
+	struct kprobe **sites;
+	int i, n = 0;
+
+	lockdep_assert_held(&kprobe_mutex);
+	if (!IS_ENABLED(CONFIG_OPTPROBES) || num < 2)
+		return;
+	sites = kmalloc_array(num, sizeof(*sites), GFP_KERNEL);
+	if (!sites)
+		return;
+	for (i = 0; i < num; i++) {
+		site = kps[i] ? site_of(kps[i]) : NULL;
+		if (site && kprobe_optimized(&site->kp) &&
+		    list_is_singular(&site->probes))
+			sites[n++] = &site->kp;
+	}
+	kprobe_opt_unoptimize(sites, n);
+	kfree(sites);
+}
+
 /**
  * unregister_kprobes() - unregister an array of probes
  * @kps: the probes
@@ -1551,9 +1584,14 @@ void unregister_kprobes(struct kprobe **kps, int num)
 
 	if (!kps || num <= 0)
 		return;
-	/* Sites on ftrace are disarmed by one filter update. */
-	scoped_guard(mutex, &kprobe_mutex)
+	/*
+	 * Sites on ftrace are disarmed by one filter update, optimized ones
+	 * go back to breakpoints by one text update.
+	 */
+	scoped_guard(mutex, &kprobe_mutex) {
 		batch = kprobe_ftrace_batch_begin();
+		unoptimize_leaving(kps, num);
+	}
 	for (i = 0; i < num; i++)
 		kprobe_unregister_begin(kps[i]);
 	if (batch) {

@@ -101,6 +101,9 @@ static inline int kprobe_ftrace_batch_end(void)
  *                         armed): @allowed is false when the site is not
  *                         armed or must keep its breakpoint;
  *  kprobe_opt_disarm()    before the breakpoint is removed;
+ *  kprobe_opt_unoptimize() sites about to be disarmed together (a batch
+ *                         unregistration): their jumps go back to
+ *                         breakpoints in one text update;
  *  kprobe_opt_retire()    the site left the hash table (unregistration):
  *                         its detour stops calling handlers, neighbours
  *                         it blocked may be optimized;
@@ -113,6 +116,7 @@ static inline int kprobe_ftrace_batch_end(void)
 void kprobe_opt_arming(kprobe_opcode_t *addr);
 void kprobe_opt_update(struct kprobe *sp, bool allowed);
 void kprobe_opt_disarm(struct kprobe *sp);
+void kprobe_opt_unoptimize(struct kprobe **sites, int n);
 void kprobe_opt_retire(struct kprobe *sp);
 void kprobe_opt_release(struct kprobe *sp);
 void kprobe_opt_gone(struct kprobe *sp);
@@ -127,6 +131,10 @@ static inline void kprobe_opt_update(struct kprobe *sp, bool allowed)
 }
 
 static inline void kprobe_opt_disarm(struct kprobe *sp)
+{
+}
+
+static inline void kprobe_opt_unoptimize(struct kprobe **sites, int n)
 {
 }
 

@@ -33,6 +33,7 @@
 
 #include <linux/kprobes.h>
 #include <linux/cpu.h>
+#include <linux/hashtable.h>
 #include <linux/init.h>
 #include <linux/list.h>
 #include <linux/memory.h>
@@ -46,9 +47,16 @@
 #define OPTIMIZE_DELAY	(HZ / 50)
 
 static LIST_HEAD(opt_all);	/* every struct optimized_kprobe */
+/* the same ops by site: thousands of sites unregistered in one batch */
+static DEFINE_HASHTABLE(opt_by_site, 10);
 static LIST_HEAD(opt_queue);	/* QUEUED, waiting for the optimizer */
 static bool opt_enabled = true;	/* debug.kprobes-optimization */
 static unsigned int opt_nqueued;	/* ops in KPROBE_OPT_QUEUED */
+/*
+ * Ops in KPROBE_OPT_IDLE and not retired: the only ones a retiring
+ * neighbour may let be optimized (kprobe_opt_retire() walks them all).
+ */
+static unsigned int opt_nidle;
 
 static void optimizer(struct work_struct *work);
 static DECLARE_DELAYED_WORK(optimizer_work, optimizer);
@@ -58,10 +66,26 @@ static struct optimized_kprobe *find_op(struct kprobe *sp)
 	struct optimized_kprobe *op;
 
 	lockdep_assert_held(&kprobe_mutex);
-	list_for_each_entry(op, &opt_all, list)
+	hash_for_each_possible(opt_by_site, op, hnode, (unsigned long)sp)
 		if (op->kp == sp)
 			return op;
 	return NULL;
+}
+
+/* Counted in opt_nidle: idle, and its site still registered. */
+static bool op_idle(const struct optimized_kprobe *op)
+{
+	return op->state == KPROBE_OPT_IDLE && !op->retired;
+}
+
+/* Its site is being unregistered: the detour stops calling handlers. */
+static void op_retire(struct optimized_kprobe *op)
+{
+	if (op->retired)
+		return;
+	opt_nidle -= op_idle(op);
+	/* The site is freed after the caller's grace period. */
+	WRITE_ONCE(op->retired, true);
 }
 
 /* Worth an op: could be optimized but for neighbours and the sysctl. */
@@ -88,6 +112,8 @@ static struct optimized_kprobe *op_create(struct kprobe *sp)
 		pr_debug("cannot optimize %pS (%d)\n", sp->addr, ret);
 	}
 	list_add(&op->list, &opt_all);
+	hash_add(opt_by_site, &op->hnode, (unsigned long)sp);
+	opt_nidle += op_idle(op);
 	return op;
 }
 
@@ -96,7 +122,9 @@ static void set_state(struct optimized_kprobe *op, int state)
 	lockdep_assert_held(&kprobe_mutex);
 	opt_nqueued += (state == KPROBE_OPT_QUEUED) -
 		       (op->state == KPROBE_OPT_QUEUED);
+	opt_nidle -= op_idle(op);
 	WRITE_ONCE(op->state, state);
+	opt_nidle += op_idle(op);
 }
 
 static void queue_op(struct optimized_kprobe *op)
@@ -204,6 +232,21 @@ void kprobe_opt_disarm(struct kprobe *sp)
 		unoptimize_op(op);
 }
 
+void kprobe_opt_unoptimize(struct kprobe **sites, int n)
+{
+	struct optimized_kprobe *op;
+	LIST_HEAD(batch);
+	int i;
+
+	lockdep_assert_held(&kprobe_mutex);
+	for (i = 0; i < n; i++) {
+		op = find_op(sites[i]);
+		if (op && op->state == KPROBE_OPT_OPTIMIZED)
+			list_add_tail(&op->queue, &batch);
+	}
+	unoptimize_list(&batch);
+}
+
 void kprobe_opt_retire(struct kprobe *sp)
 {
 	struct optimized_kprobe *op;
@@ -212,10 +255,14 @@ void kprobe_opt_retire(struct kprobe *sp)
 	op = find_op(sp);
 	if (op) {
 		unoptimize_op(op);
-		/* The site is freed after the caller's grace period. */
-		WRITE_ONCE(op->retired, true);
+		op_retire(op);
 	}
-	/* Probes it kept from being optimized may be now. */
+	/*
+	 * Probes it kept from being optimized may be now: only idle ones
+	 * (none, typically, when a batch of optimized sites goes).
+	 */
+	if (!opt_nidle)
+		return;
 	list_for_each_entry(op, &opt_all, list)
 		if (op->kp != sp && op->state == KPROBE_OPT_IDLE &&
 		    arch_within_optimized_kprobe(op, (unsigned long)sp->addr))
@@ -257,8 +304,9 @@ void kprobe_opt_release(struct kprobe *sp)
 	if (!op)
 		return;
 	unoptimize_op(op);
-	WRITE_ONCE(op->retired, true);
+	op_retire(op);
 	list_del(&op->list);
+	hash_del(&op->hnode);
 	if (op->state != KPROBE_OPT_REFUSED)
 		arch_remove_optimized_kprobe(op);
 	/* A task preempted on its way into the detour still reads it. */

@@ -24,15 +24,15 @@ static atomic_t jpt_ret_calls;
 static atomic_t jpt_order_bad;
 static long jpt_retval;
 
-static __noipa long jpt_target(long a, long b, long c, long d, long e,
-			       long f, long g, long h, long i, long j)
+static noinline __used __noipa long jpt_target(long a, long b, long c, long d, long e,
+					       long f, long g, long h, long i, long j)
 {
 	barrier();
 	return a + 2 * b + 3 * c + 4 * d + 5 * e + 6 * f + 7 * g + 8 * h +
 	       9 * i + 10 * j;
 }
 
-static __noipa long jpt_other(long x)
+static noinline __used __noipa long jpt_other(long x)
 {
 	barrier();
 	return x * 3;

@@ -42,28 +42,33 @@
 #define KPT_IP_BIAS	0UL
 #endif
 
-/* Probe targets: real functions with symbols, never folded away. */
+/*
+ * Probe targets: real functions with symbols, never folded away.  gcc's
+ * noipa keeps them whole; clang has no noipa: noinline keeps them out of
+ * line, and __used (an unknown user) keeps clang's interprocedural passes
+ * from dropping or specialising their arguments and results.
+ */
 static int kpt_calls;
 
-static __noipa int kpt_target1(int x)
+static noinline __used __noipa int kpt_target1(int x)
 {
 	WRITE_ONCE(kpt_calls, kpt_calls + 1);
 	return x * 3 + 1;
 }
 
-static __noipa int kpt_target2(int x)
+static noinline __used __noipa int kpt_target2(int x)
 {
 	WRITE_ONCE(kpt_calls, kpt_calls + 1);
 	return x ^ 0x5a;
 }
 
-static __noipa int kpt_target3(int x)
+static noinline __used __noipa int kpt_target3(int x)
 {
 	WRITE_ONCE(kpt_calls, kpt_calls + 1);
 	return x - 7;
 }
 
-static __noipa int kpt_blacklisted(int x)
+static noinline __used __noipa int kpt_blacklisted(int x)
 {
 	WRITE_ONCE(kpt_calls, kpt_calls + 1);
 	return x + 2;
@@ -73,7 +78,7 @@ NOKPROBE_SYMBOL(kpt_blacklisted);
 
 static DEFINE_STATIC_KEY_FALSE(kpt_key);
 
-static __noipa int kpt_keyed(int x)
+static noinline __used __noipa int kpt_keyed(int x)
 {
 	WRITE_ONCE(kpt_calls, kpt_calls + 1);
 	if (static_branch_unlikely(&kpt_key))
@@ -280,7 +285,9 @@ static void kpt_errors(struct kunit *test)
 			IS_ENABLED(CONFIG_KALLSYMS_ALL) ? -EINVAL : -ENOENT);
 	/* the padding in front of a function is no function */
 	memset(&kp, 0, sizeof(kp));
-	kp.symbol_name = "__pfx_kpt_target1";
+	/* kCFI names it after its type hash preamble */
+	kp.symbol_name = IS_ENABLED(CONFIG_CFI_CLANG) ? "__cfi_kpt_target1" :
+			 "__pfx_kpt_target1";
 	if (IS_ENABLED(CONFIG_CALL_PADDING))
 		KUNIT_EXPECT_EQ(test, register_kprobe(&kp), -EINVAL);
 	memset(&kp, 0, sizeof(kp));
@@ -547,7 +554,7 @@ static void kpt_reentry(struct kunit *test)
 }
 
 /* Where redirect_pre() sends kpt_target3(): it returns to the caller. */
-static __noipa int kpt_redirected(int x)
+static noinline __used __noipa int kpt_redirected(int x)
 {
 	return 4242;
 }
@@ -1075,7 +1082,9 @@ asmlinkage void kpt_x86_bad(void);
 static int kpt_x86_val __used = 5;
 static unsigned long kpt_x86_fnptr __used = (unsigned long)kpt_x86_leaf;
 
+/* padded as SYM_FUNC_START pads (kCFI poisons a preamble there) */
 #define KPT_FUNC(name)						\
+	ASM_FUNC_ALIGN "\n"					\
 	"	.globl " #name "\n"					\
 	"	.type " #name ", @function\n"				\
 	#name ":\n"						\

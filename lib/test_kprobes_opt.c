@@ -54,7 +54,9 @@ asmlinkage int kpo_jump_in(int x);
 asmlinkage int kpo_call(int x);
 asmlinkage int kpo_leaf(int x);
 
+/* padded as SYM_FUNC_START pads (kCFI poisons a preamble there) */
 #define KPO_FUNC(name)						\
+	ASM_FUNC_ALIGN "\n"					\
 	"	.globl " #name "\n"					\
 	"	.type " #name ", @function\n"				\
 	#name ":\n"						\
@@ -121,13 +123,13 @@ static unsigned int __maybe_unused kpo_second_offset(void)
 /* ftrace targets: C functions with their fentry call */
 static int kpo_calls;
 
-static __noipa int kpo_ftraced(int x)
+static noinline __used __noipa int kpo_ftraced(int x)
 {
 	WRITE_ONCE(kpo_calls, kpo_calls + 1);
 	return x * 2 + 1;
 }
 
-static __noipa int kpo_ftraced2(int x)
+static noinline __used __noipa int kpo_ftraced2(int x)
 {
 	WRITE_ONCE(kpo_calls, kpo_calls + 1);
 	return x + 11;

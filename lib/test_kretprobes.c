@@ -780,12 +780,14 @@ asmlinkage int krt_tail_b(int x);
 
 #ifdef CONFIG_X86
 asm("	.pushsection .text, \"ax\"\n"
+	ASM_FUNC_ALIGN "\n"
 "	.globl krt_tail_a\n"
 "	.type krt_tail_a, @function\n"
 "krt_tail_a:\n"
 	ASM_ENDBR
 "	jmp krt_tail_b\n"
 "	.size krt_tail_a, . - krt_tail_a\n"
+	ASM_FUNC_ALIGN "\n"
 "	.globl krt_tail_b\n"
 "	.type krt_tail_b, @function\n"
 "krt_tail_b:\n"

@@ -596,6 +596,7 @@ enum kprobe_opt_state {
  * @allowed: the core allows optimizing (armed, no jprobe ...)
  * @err: why the arch refused (KPROBE_OPT_REFUSED)
  * @list: in the optimizer's list of all ops
+ * @hnode: in the optimizer's table of ops by site
  * @queue: on the optimizer's queue or a batch being (un)optimized
  * @rcu: freeing after RCU-tasks
  * @optinsn: the arch's part (detour buffer, saved bytes)
@@ -607,6 +608,7 @@ struct optimized_kprobe {
 	bool allowed;
 	int err;
 	struct list_head list;
+	struct hlist_node hnode;
 	struct list_head queue;
 	struct rcu_head rcu;
 	struct arch_optimized_insn optinsn;

@@ -32,6 +32,10 @@
 #   noopt         the workbench config without OPTPROBES
 #   nokretprobes  the workbench config without KRETPROBES
 #   nojprobes     the workbench config without JPROBES (ours only)
+#   cfi           x86_64: the workbench config with kernel CFI
+#                 (CFI_CLANG), built with clang-16 and lld (Debian 12's
+#                 default clang, 14, has no kCFI): kpx_cfi_check, which a
+#                 gcc build skips, runs here.  Ours only (the test is ours).
 #
 # Which run by default, and why: every variant is a full kernel build
 # (about 10 to 20 minutes each on two cores when ccache has not seen its
@@ -60,6 +64,7 @@ elif [ -n "${KP_MATRIX:-}" ]; then
 	read -r -a variants <<< "$KP_MATRIX"
 elif [ "$arch" = x86_64 ]; then
 	variants=(kunit noftrace noopt nokretprobes nojprobes)
+	[ "$fl" = ours ] && variants+=(cfi)
 else
 	variants=(kunit noopt nokretprobes nojprobes)
 fi
@@ -90,6 +95,8 @@ variant_config() {
 			add=('CONFIG_EXPERT=y' '# CONFIG_KRETPROBES is not set') ;;
 	nojprobes)	drop=(JPROBES SAMPLE_JPROBES)
 			add=('# CONFIG_JPROBES is not set') ;;
+	cfi)		drop=(CFI_CLANG)
+			add=('CONFIG_CFI_CLANG=y') ;;
 	*)		return 1 ;;
 	esac
 	local re
@@ -184,7 +191,12 @@ run_variant() {
 		;;
 	esac
 	args=(--build_dir="$obj" --kunitconfig="$frag" "${qemu[@]}"
-	      --jobs="$KP_JOBS" --make_options "CC=ccache ${cross}gcc")
+	      --jobs="$KP_JOBS")
+	if [ "$v" = cfi ]; then
+		args+=(--make_options LLVM=-16 --make_options "CC=ccache clang-16")
+	else
+		args+=(--make_options "CC=ccache ${cross}gcc")
+	fi
 	[ -n "$cross" ] && args+=(--cross_compile="$cross")
 	t0=$(date +%s)
 	if [ "${KP_MATRIX_QUICK:-0}" = 1 ]; then

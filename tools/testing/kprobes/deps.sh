@@ -23,6 +23,9 @@ pkgs=(gcc make flex bison bc libelf-dev libssl-dev cpio kmod rsync xz-utils
       python3 perl ccache sparse qemu-system-x86 busybox-static git
       python3-sphinx python3-sphinx-rtd-theme python3-yaml)
 [ $arm64 = 1 ] && pkgs+=(qemu-system-arm gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu)
+# x86_64's cfi variant of the config matrix: kernel CFI needs clang >= 16
+# (Debian 12's default clang is 14).
+case " $arches " in *" x86_64 "*) pkgs+=(clang-16 lld-16 llvm-16) ;; esac
 # The other architectures of make archcheck: cross compilers only when
 # asked for, and QEMU with OpenSBI for the riscv64 KUnit boot.
 for a in $arches; do

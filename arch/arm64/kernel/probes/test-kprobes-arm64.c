@@ -1169,7 +1169,7 @@ static int kpa64_traced_calls;
  * keep the counters below in registers across calls: it cannot see the
  * handlers and the ftrace callback that change them).
  */
-static __noipa int kpa64_traced(int x)
+static noinline __used __noipa int kpa64_traced(int x)
 {
 	WRITE_ONCE(kpa64_traced_calls, kpa64_traced_calls + 1);
 	return x * 3 + 2;

@@ -22,9 +22,9 @@
  * window of a few instructions (the ones the emulation closes) is almost
  * never hit; the counts and the state checks still pin the behaviour
  * (emulated kinds take no step trap, boosting is off where it must be).
- * Kernel CFI (CONFIG_CFI_CLANG) needs clang: with gcc, the refusal of the
- * CFI check sequence (core.c, in_cfi_check()) is compiled out and not
- * tested here.
+ * Kernel CFI (CONFIG_CFI_CLANG) needs clang >= 16: with gcc, the refusal
+ * of the CFI check sequence (core.c, in_cfi_check()) is compiled out and
+ * kpx_cfi_check skips; the config matrix's cfi variant (clang-16) runs it.
  */
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
@@ -38,6 +38,7 @@
 #include <linux/sched.h>
 #include <linux/stacktrace.h>
 #include <linux/kthread.h>
+#include <linux/cfi.h>
 #include <linux/jump_label.h>
 #include <linux/extable.h>
 #include <linux/fprobe.h>
@@ -64,7 +65,15 @@ asmlinkage unsigned long kpx_flags_full(void);
 asmlinkage unsigned long kpx_flags_save(void);
 asmlinkage unsigned long kpx_popf_bits(void);
 
+/*
+ * Aligned and padded as SYM_FUNC_START does (ASM_FUNC_ALIGN): with kernel
+ * CFI the kernel takes the 16 bytes in front of a function whose ENDBR it
+ * seals for that function's kCFI preamble and poisons the type hash in
+ * it (poison_cfi()); without padding of their own these functions had
+ * the tail of the one before them zeroed (found by the cfi variant).
+ */
 #define KPX_FUNC(name)						\
+	ASM_FUNC_ALIGN "\n"					\
 	"	.globl " #name "\n"					\
 	"	.type " #name ", @function\n"				\
 	#name ":\n"						\
@@ -1010,12 +1019,12 @@ static struct {
 	int hits;
 } kpx_krp;
 
-static __noipa int kpx_krp_target(int x)
+static noinline __used __noipa int kpx_krp_target(int x)
 {
 	return x * 2;
 }
 
-static __noipa int kpx_krp_caller(int x)
+static noinline __used __noipa int kpx_krp_caller(int x)
 {
 	return kpx_krp_target(x) + 1;
 }
@@ -1099,7 +1108,7 @@ static void kpx_kretprobe_trace(struct kunit *test)
 
 static DEFINE_STATIC_KEY_FALSE(kpx_key);
 
-static __noipa int kpx_keyed(int x)
+static noinline __used __noipa int kpx_keyed(int x)
 {
 	if (static_branch_unlikely(&kpx_key))
 		x += 100;
@@ -1208,6 +1217,82 @@ static void kpx_decode_vs_jump_label(struct kunit *test)
 	static_branch_disable(&kpx_key);
 }
 
+#ifdef CONFIG_CFI_CLANG
+static noinline __used __noipa int kpx_cfi_callee(int x)
+{
+	return x + 7;
+}
+
+static int (*kpx_cfi_fp)(int) = kpx_cfi_callee;
+
+/*
+ * An indirect call: kCFI checks the target's type in front of it (read
+ * once, so that the compiler cannot make it a direct call).
+ */
+static noinline __used __noipa int kpx_cfi_caller(int x)
+{
+	return READ_ONCE(kpx_cfi_fp)(x);
+}
+#endif
+
+/*
+ * Kernel CFI (CONFIG_CFI_CLANG): the check in front of an indirect call
+ * (movl $-type,%r10d; addl -4(%reg),%r10d; je 1f; ud2) is refused at
+ * each of its four instructions, so that a CFI failure's #UD handler
+ * still decodes the type and target from the movl and addl; the call
+ * after it is probed as any.  A gcc build has no kCFI: skipped there;
+ * the config matrix's cfi variant builds with clang-16 and runs it.
+ */
+static void kpx_cfi_check(struct kunit *test)
+{
+#ifdef CONFIG_CFI_CLANG
+	static const int at[] = { -12, -6, -2, 0 };
+	unsigned long start, size, off, a, trap = 0;
+	struct kpx_probe *k;
+	u8 buf[MAX_INSN_SIZE];
+	struct insn insn;
+	int i, ret;
+
+	KUNIT_EXPECT_EQ(test, kpx_cfi_caller(1), 8);
+	start = (unsigned long)kpx_cfi_caller;
+	KUNIT_ASSERT_TRUE(test, kallsyms_lookup_size_offset(start, &size,
+							    &off));
+	for (a = start; a < start + size; a += insn.length) {
+		KUNIT_ASSERT_EQ(test, copy_from_kernel_nofault(buf, (void *)a,
+							       sizeof(buf)), 0);
+		KUNIT_ASSERT_EQ(test, insn_decode_kernel(&insn, buf), 0);
+		if (is_cfi_trap(a)) {
+			trap = a;
+			break;
+		}
+	}
+	KUNIT_ASSERT_NE_MSG(test, trap, 0, "no kCFI check in %pS",
+			    kpx_cfi_caller);
+	for (i = 0; i < ARRAY_SIZE(at); i++) {
+		struct kprobe kp = {
+			.addr = (void *)(trap + at[i]),
+			.pre_handler = kpx_pre_nop,
+		};
+
+		ret = register_kprobe(&kp);
+		KUNIT_EXPECT_EQ_MSG(test, ret, -EINVAL, "probe on %pS (trap%+d)",
+				    kp.addr, at[i]);
+		if (!ret)
+			unregister_kprobe(&kp);
+	}
+	k = kunit_kzalloc(test, sizeof(*k), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, k);
+	k->kp.addr = (void *)(trap + 2);
+	k->kp.pre_handler = kpx_pre;
+	KUNIT_ASSERT_EQ(test, register_kprobe(&k->kp), 0);
+	KUNIT_EXPECT_EQ(test, kpx_cfi_caller(2), 9);
+	unregister_kprobe(&k->kp);
+	KUNIT_EXPECT_EQ(test, atomic_read(&k->pre), 1);
+#else
+	kunit_skip(test, "no kernel CFI (a gcc build): the cfi variant runs it");
+#endif
+}
+
 static struct kunit_case kprobes_x86_unusual_cases[] = {
 	KUNIT_CASE(kpx_extable_kernel),
 	KUNIT_CASE(kpx_extable_user),
@@ -1225,6 +1310,7 @@ static struct kunit_case kprobes_x86_unusual_cases[] = {
 	KUNIT_CASE(kpx_rethook_and_kretprobe),
 #endif
 	KUNIT_CASE_SLOW(kpx_decode_vs_jump_label),
+	KUNIT_CASE(kpx_cfi_check),
 	{}
 };
 

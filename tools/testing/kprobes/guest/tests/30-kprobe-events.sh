@@ -43,6 +43,25 @@ if [ -n "$ok" ]; then
 else
 	fail events.add-offset "no offset accepted"
 fi
+# As `perf probe -a vfs_read` writes it (from vmlinux, without debuginfo):
+# _text plus the function's offset from it, in decimal.  It must land on
+# the function and fire (issue 18.1: ours once refused any offset past
+# the end of the symbol).
+text=$(awk '$3 == "_text" { print $1; exit }' /proc/kallsyms)
+vfs=$(awk '$3 == "vfs_read" { print $1; exit }' /proc/kallsyms)
+off=$(( 0x$vfs - 0x$text ))
+if sh -c "echo 'p:probe/vfs_read _text+$off' >> $ev" 2>/dev/null; then
+	pass events.add-perf-form
+	echo > $KP_TR/trace
+	echo 1 > $KP_TR/events/probe/vfs_read/enable
+	# read(2), as dd does (busybox cat would use sendfile)
+	dd if=/proc/version of=/dev/null 2>/dev/null
+	echo 0 > $KP_TR/events/probe/vfs_read/enable
+	check events.perf-form-fires grep -q 'vfs_read:' $KP_TR/trace
+	check events.perf-form-listed grep -q ' vfs_read+0x' $KP_DBG/list
+else
+	fail events.add-perf-form "(_text+$off refused)"
+fi
 check events.remove sh -c "echo > $ev"
 check events.list-clean sh -c "! grep -q kp_target_func $KP_DBG/list"
 rmmod kp_target
