@@ -201,9 +201,18 @@ static bool landing_pad(u32 insn)
 	}
 }
 
-/* B from @pc to @to, or AARCH64_BREAK_FAULT when out of reach */
+/*
+ * B from @pc to @to, or AARCH64_BREAK_FAULT when out of reach.  The reach
+ * is asked here first: the encoder also refuses, but says so on the
+ * console, and with KASAN (buffers from execmem, far from the kernel)
+ * every refused site would add a line.
+ */
 static u32 branch(unsigned long pc, unsigned long to)
 {
+	long off = (long)to - (long)pc;
+
+	if (off < -SZ_128M || off >= SZ_128M)
+		return AARCH64_BREAK_FAULT;
 	return aarch64_insn_gen_branch_imm(pc, to, AARCH64_INSN_BRANCH_NOLINK);
 }
 
