@@ -646,14 +646,16 @@ unsigned long kprobe_percpu_sum(unsigned long __percpu *counter);
  * @status: KPROBE_HIT_*
  *
  * The control block of the architectures of KPROBES_COMPAT is theirs,
- * with the field under its historical name.
+ * with the field under its historical name.  Ours is written as a
+ * per-CPU field (one %gs-relative store on x86, not an address
+ * computation and a store: every hit path passes here).
  */
 static nokprobe_inline void kprobe_set_status(unsigned long status)
 {
 #ifdef CONFIG_KPROBES_COMPAT
 	get_kprobe_ctlblk()->kprobe_status = status;
 #else
-	get_kprobe_ctlblk()->status = status;
+	__this_cpu_write(kprobe_ctlblk.status, status);
 #endif
 }
 
