@@ -60,8 +60,6 @@
 
 #include "kprobes_internal.h"
 
-#define KPROBE_HASH_BITS	10	/* 8 KiB of buckets: short chains at 10k probes */
-
 /**
  * struct kprobe_site - everything registered at one address
  * @kp: what the arch arms and the hash table holds; its handlers
@@ -90,7 +88,7 @@ struct kprobe_bl_entry {
 
 /* Serializes registration, arming and the optimizer (kprobes_internal.h) */
 DEFINE_MUTEX(kprobe_mutex);
-static struct hlist_head site_table[1 << KPROBE_HASH_BITS];
+struct hlist_head kprobe_table[1 << KPROBE_HASH_BITS];
 static LIST_HEAD(gone_sites);
 static LIST_HEAD(gone_hashed);
 static LIST_HEAD(retired_sites);
@@ -114,7 +112,7 @@ static void prune_gone_sites(void);
 
 static struct hlist_head *site_bucket(const void *addr)
 {
-	return &site_table[hash_ptr(addr, KPROBE_HASH_BITS)];
+	return &kprobe_table[hash_ptr(addr, KPROBE_HASH_BITS)];
 }
 
 static struct kprobe_site *to_site(struct kprobe *p)
@@ -1738,8 +1736,8 @@ static void kill_sites_in(bool (*dying)(unsigned long addr, void *data),
 	struct kprobe *p;
 	int i;
 
-	for (i = 0; i < ARRAY_SIZE(site_table); i++)
-		hlist_for_each_entry_safe(p, tmp, &site_table[i], hlist)
+	for (i = 0; i < ARRAY_SIZE(kprobe_table); i++)
+		hlist_for_each_entry_safe(p, tmp, &kprobe_table[i], hlist)
 			if (!kprobe_gone(p) && dying((unsigned long)p->addr, data))
 				site_kill(to_site(p));
 }
@@ -1842,8 +1840,8 @@ static int __maybe_unused arm_all(bool arm)
 	changed = kprobes_all_disarmed == arm;
 	kprobes_all_disarmed = !arm;
 	batch = kprobe_ftrace_batch_begin();
-	for (i = 0; i < ARRAY_SIZE(site_table); i++) {
-		hlist_for_each_entry(p, &site_table[i], hlist) {
+	for (i = 0; i < ARRAY_SIZE(kprobe_table); i++) {
+		hlist_for_each_entry(p, &kprobe_table[i], hlist) {
 			if (kprobe_gone(p))
 				continue;
 			err = site_update(to_site(p));
@@ -1901,7 +1899,7 @@ early_initcall(init_kprobes);
 #ifdef CONFIG_DEBUG_FS
 
 struct list_pos {
-	int bucket;		/* site_table index, or -1 for gone_sites */
+	int bucket;		/* kprobe_table index, or -1 for gone_sites */
 };
 
 static char probe_type(const struct kprobe *p)
@@ -1957,8 +1955,8 @@ static int list_show(struct seq_file *m, void *v)
 	int i;
 
 	mutex_lock(&kprobe_mutex);
-	for (i = 0; i < ARRAY_SIZE(site_table); i++) {
-		hlist_for_each_entry(sp, &site_table[i], hlist) {
+	for (i = 0; i < ARRAY_SIZE(kprobe_table); i++) {
+		hlist_for_each_entry(sp, &kprobe_table[i], hlist) {
 			site = to_site(sp);
 			list_for_each_entry(p, &site->probes, list)
 				show_probe(m, site, p);

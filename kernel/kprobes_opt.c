@@ -86,6 +86,7 @@ static void op_retire(struct optimized_kprobe *op)
 	opt_nidle -= op_idle(op);
 	/* The site is freed after the caller's grace period. */
 	WRITE_ONCE(op->retired, true);
+	WRITE_ONCE(op->live, NULL);
 }
 
 /* Worth an op: could be optimized but for neighbours and the sysctl. */
@@ -104,6 +105,7 @@ static struct optimized_kprobe *op_create(struct kprobe *sp)
 	if (!op)
 		return NULL;
 	op->kp = sp;
+	op->live = sp;
 	INIT_LIST_HEAD(&op->queue);
 	ret = arch_prepare_optimized_kprobe(op);
 	if (ret) {

@@ -11,7 +11,10 @@
  * back and tells the trampoline where the function really returns.
  *
  * The pool is an objpool: taking and returning an instance is lock-free
- * and per CPU, and nothing is allocated after registration.  The pool
+ * and per CPU, and nothing is allocated after registration.  In front of
+ * it each CPU keeps one spare instance, the last one it gave back: a
+ * function called over and over takes and returns that one with a single
+ * atomic exchange each way (see kretprobe_take()).  The pool
  * outlives the kretprobe: unregistration only detaches it (pool->rp
  * becomes NULL), and instances still in flight come home to an orphanage
  * that gives their memory back; the last one frees the pool.
@@ -36,6 +39,8 @@
 /**
  * struct kretprobe_pool - the instances of one kretprobe
  * @objs: the free instances
+ * @spare: per CPU, one more free instance or NULL (atomic xchg/cmpxchg
+ *	only: other CPUs take spares when @objs runs dry)
  * @rp: the owning kretprobe, NULL once it is unregistered
  * @orphans: instances that returned after unregistration
  * @reaper: gives the orphans back to @objs for good
@@ -43,6 +48,7 @@
  */
 struct kretprobe_pool {
 	struct objpool_head objs;
+	struct kretprobe_instance * __percpu *spare;
 	struct kretprobe __rcu *rp;
 	struct llist_head orphans;
 	struct irq_work reaper;
@@ -91,17 +97,19 @@ static int kretprobe_instance_init(void *obj, void *context)
 }
 
 /* Give an instance that is off every task list back to its pool. */
-static void kretprobe_recycle(struct kretprobe_instance *ri)
+static notrace void kretprobe_recycle(struct kretprobe_instance *ri)
 {
 	struct kretprobe_pool *pool = ri->pool;
 
 	ri->task = NULL;
 	/*
 	 * Callers are RCU readers: unregistration clears pool->rp, waits for
-	 * a grace period and only then finishes the objpool, so a push here
-	 * always lands in a live pool.
+	 * a grace period and only then empties the spares and finishes the
+	 * objpool, so a push here always lands in a live pool.
 	 */
 	if (likely(rcu_access_pointer(pool->rp))) {
+		if (!cmpxchg(raw_cpu_ptr(pool->spare), NULL, ri))
+			return;
 		objpool_push(ri, &pool->objs);
 		return;
 	}
@@ -111,6 +119,62 @@ static void kretprobe_recycle(struct kretprobe_instance *ri)
 }
 
 NOKPROBE_SYMBOL(kretprobe_recycle);
+
+/* No spare here: one from the objpool, else the spare of another CPU. */
+static noinline struct kretprobe_instance *
+kretprobe_take_slow(struct kretprobe_pool *pool)
+{
+	struct kretprobe_instance *ri;
+	int cpu;
+
+	ri = objpool_pop(&pool->objs);
+	if (likely(ri))
+		return ri;
+	for_each_possible_cpu(cpu) {
+		ri = xchg(per_cpu_ptr(pool->spare, cpu), NULL);
+		if (ri)
+			return ri;
+	}
+	return NULL;
+}
+
+NOKPROBE_SYMBOL(kretprobe_take_slow);
+
+/*
+ * A free instance: this CPU's spare, else one from the objpool, else
+ * another CPU's spare.  Every free instance is in one of those, so a
+ * kretprobe misses only when all of its maxactive instances are in use,
+ * as with the objpool alone.  The exchanges are full atomics (not
+ * this_cpu ops): spares are taken from other CPUs too.
+ */
+static __always_inline struct kretprobe_instance *
+kretprobe_take(struct kretprobe_pool *pool)
+{
+	struct kretprobe_instance *ri;
+
+	ri = xchg(raw_cpu_ptr(pool->spare), NULL);
+	if (likely(ri))
+		return ri;
+	return kretprobe_take_slow(pool);
+}
+
+/*
+ * Unregistered and a grace period later: no CPU takes or gives back a
+ * spare any more.  Back into the objpool, for objpool_fini().
+ */
+static void kretprobe_spares_return(struct kretprobe_pool *pool)
+{
+	struct kretprobe_instance *ri;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		ri = xchg(per_cpu_ptr(pool->spare, cpu), NULL);
+		if (ri)
+			objpool_push(ri, &pool->objs);
+	}
+	free_percpu(pool->spare);
+	pool->spare = NULL;
+}
 
 static void kretprobe_count_miss(struct kretprobe *rp)
 {
@@ -124,20 +188,19 @@ static void kretprobe_count_miss(struct kretprobe *rp)
 NOKPROBE_SYMBOL(kretprobe_count_miss);
 
 /* The pre-handler of every kretprobe's kprobe. */
-static int kretprobe_entry(struct kprobe *kp, struct pt_regs *regs)
+static notrace int kretprobe_entry(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct kretprobe *rp = container_of(kp, struct kretprobe, kp);
 	struct kretprobe_instance *ri;
 
-	ri = objpool_pop(&rp->pool->objs);
+	ri = kretprobe_take(rp->pool);
 	if (unlikely(!ri)) {
 		kretprobe_count_miss(rp);
 		return 0;
 	}
 
+	/* ->ret_addr and ->fp are the hijack's, after the entry_handler. */
 	ri->task = current;
-	ri->ret_addr = NULL;
-	ri->fp = NULL;
 	if (rp->entry_handler && rp->entry_handler(ri, regs)) {
 		kretprobe_recycle(ri);
 		return 0;
@@ -150,6 +213,12 @@ static int kretprobe_entry(struct kprobe *kp, struct pt_regs *regs)
 }
 
 NOKPROBE_SYMBOL(kretprobe_entry);
+
+static __always_inline bool at_trampoline(unsigned long addr)
+{
+	return addr ==
+	       (unsigned long)dereference_kernel_function_descriptor(kretprobe_trampoline);
+}
 
 static struct kretprobe_instance *
 kretprobe_match(struct llist_node *node, void *fp)
@@ -191,7 +260,7 @@ kretprobe_find_instance(struct llist_node *first, void *fp,
 
 	ri = kretprobe_match(first, fp);
 	for (end = ri; end; end = kretprobe_match(end->llist.next, fp))
-		if (!is_kretprobe_trampoline((unsigned long)end->ret_addr))
+		if (!at_trampoline((unsigned long)end->ret_addr))
 			break;
 	if (!end)
 		return NULL;
@@ -218,6 +287,21 @@ static void __noreturn kretprobe_no_instance(void *fp)
 }
 
 NOKPROBE_SYMBOL(kretprobe_no_instance);
+
+/*
+ * The last instance of the return of @fp (kretprobe_find_instance()), or
+ * NULL.  Out of line, so that the common case in the caller takes the
+ * address of no local (no stack protector there).
+ */
+static noinline struct kretprobe_instance *
+kretprobe_last_of(struct llist_node *first, void *fp)
+{
+	struct kretprobe_instance *last;
+
+	return kretprobe_find_instance(first, fp, &last) ? last : NULL;
+}
+
+NOKPROBE_SYMBOL(kretprobe_last_of);
 
 /**
  * kretprobe_trampoline_return() - a kretprobed function returned
@@ -246,19 +330,23 @@ NOKPROBE_SYMBOL(kretprobe_no_instance);
  * Return: the address the probed function really returns to; also set as
  * the instruction pointer of @regs.
  */
-unsigned long kretprobe_trampoline_return(struct pt_regs *regs, void *fp,
-					  unsigned long *slot)
+notrace unsigned long kretprobe_trampoline_return(struct pt_regs *regs,
+						  void *fp, unsigned long *slot)
 {
 	struct llist_head *head = &current->kretprobe_instances;
-	struct kretprobe_instance *ri, *last, *cur;
+	struct kretprobe_instance *last, *cur;
 	struct kretprobe *rp;
 	unsigned long ret;
 
 	preempt_disable_notrace();
 	__kprobe_busy_begin();
 
-	ri = kretprobe_find_instance(head->first, fp, &last);
-	if (unlikely(!ri))
+	/* Mostly the newest instance is the one, with a real return address. */
+	last = llist_entry(head->first, struct kretprobe_instance, llist);
+	if (unlikely(!head->first || last->fp != fp ||
+		     at_trampoline((unsigned long)last->ret_addr)))
+		last = kretprobe_last_of(head->first, fp);
+	if (unlikely(!last))
 		kretprobe_no_instance(fp);
 	ret = (unsigned long)last->ret_addr;
 	if (slot)
@@ -268,7 +356,7 @@ unsigned long kretprobe_trampoline_return(struct pt_regs *regs, void *fp,
 	do {
 		cur = llist_entry(head->first, struct kretprobe_instance,
 				  llist);
-		/* Above @ri nothing is of @fp; below, the chain's are. */
+		/* Above the newest of @fp nothing is of @fp; below, the chain's are. */
 		if (cur->fp == fp) {
 			/* Unwinders from the handler see it at once. */
 			cur->ret_addr = (kprobe_opcode_t *)ret;
@@ -299,8 +387,7 @@ NOKPROBE_SYMBOL(kretprobe_trampoline_return);
  */
 bool is_kretprobe_trampoline(unsigned long addr)
 {
-	return addr ==
-	       (unsigned long)dereference_kernel_function_descriptor(kretprobe_trampoline);
+	return at_trampoline(addr);
 }
 
 NOKPROBE_SYMBOL(is_kretprobe_trampoline);
@@ -477,6 +564,11 @@ int register_kretprobe(struct kretprobe *rp)
 	pool = kzalloc(sizeof(*pool), GFP_KERNEL);
 	if (!pool)
 		return -ENOMEM;
+	pool->spare = alloc_percpu(struct kretprobe_instance *);
+	if (!pool->spare) {
+		kfree(pool);
+		return -ENOMEM;
+	}
 	init_llist_head(&pool->orphans);
 	init_irq_work(&pool->reaper, kretprobe_reap);
 	ret = objpool_init(&pool->objs, nr,
@@ -484,6 +576,7 @@ int register_kretprobe(struct kretprobe *rp)
 			   GFP_KERNEL, pool, kretprobe_instance_init,
 			   kretprobe_pool_release);
 	if (ret) {
+		free_percpu(pool->spare);
 		kfree(pool);
 		return ret;
 	}
@@ -500,6 +593,7 @@ int register_kretprobe(struct kretprobe *rp)
 		rp->pool = NULL;
 		RCU_INIT_POINTER(pool->rp, NULL);
 		/* Nothing ever took an instance: this frees it all. */
+		kretprobe_spares_return(pool);
 		objpool_fini(&pool->objs);
 	}
 	return ret;
@@ -575,6 +669,7 @@ void unregister_kretprobes(struct kretprobe **rps, int num)
 		kprobe_unregister_end(&rps[i]->kp);
 		pool = rps[i]->pool;
 		rps[i]->pool = NULL;
+		kretprobe_spares_return(pool);
 		objpool_fini(&pool->objs);
 	}
 }

@@ -962,6 +962,108 @@ static void kpt_slot_reaper(struct kunit *test)
 }
 
 /*
+ * unregister_kprobe() returns only when no CPU can be in a hit of the
+ * probe: it waits for the RCU readers that may hold it (every hit is
+ * one).  A kthread on the other CPU sits in rcu_read_lock(), standing in
+ * for a hit in flight; the unregistration must not return before it
+ * leaves (after 200 ms).  So for an armed probe, and for a disabled one
+ * whose site another probe keeps armed (hits walk past it).  A disabled
+ * probe whose site is disarmed waits too: a task preempted inside an
+ * ftrace trampoline or a detour buffer may still look its site up.
+ */
+struct kpt_holder {
+	struct completion in;
+	unsigned long hold;	/* jiffies to stay at most */
+	bool release;
+	bool left;
+};
+
+static int kpt_holder_fn(void *data)
+{
+	struct kpt_holder *h = data;
+	unsigned long end = jiffies + h->hold;
+
+	rcu_read_lock();
+	complete(&h->in);
+	while (!READ_ONCE(h->release) && time_before(jiffies, end))
+		cpu_relax();
+	WRITE_ONCE(h->left, true);
+	rcu_read_unlock();
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+/* Unregister @p while a reader holds the other CPU: did it wait for it? */
+static bool kpt_unregister_waited(struct kunit *test, struct kprobe *p,
+				  unsigned long hold)
+{
+	struct task_struct *t;
+	struct kpt_holder h = { .hold = hold };
+	bool left;
+	int cpu;
+
+	init_completion(&h.in);
+	/* The reader spins: this task must not be queued behind it. */
+	cpu = raw_smp_processor_id();
+	set_cpus_allowed_ptr(current, cpumask_of(cpu));
+	t = kthread_create(kpt_holder_fn, &h, "kpt_holder");
+	if (IS_ERR(t)) {
+		KUNIT_FAIL(test, "no kthread: %ld", PTR_ERR(t));
+		set_cpus_allowed_ptr(current, cpu_possible_mask);
+		unregister_kprobe(p);
+		return false;
+	}
+	kthread_bind(t, cpumask_any_but(cpu_online_mask, cpu));
+	wake_up_process(t);
+	wait_for_completion(&h.in);
+	unregister_kprobe(p);
+	left = READ_ONCE(h.left);
+	WRITE_ONCE(h.release, true);
+	kthread_stop(t);
+	set_cpus_allowed_ptr(current, cpu_possible_mask);
+	return left;
+}
+
+static void kpt_unregister_wait(struct kunit *test)
+{
+	struct kpt_probe a = { .kp = { .addr = (kprobe_opcode_t *)kpt_target1,
+				       .pre_handler = kpt_pre }, .id = 1 };
+	struct kpt_probe b = { .kp = { .addr = (kprobe_opcode_t *)kpt_target1,
+				       .pre_handler = kpt_pre }, .id = 2 };
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs a second CPU");
+
+	/* Armed: the reader may be in a hit; wait it out (200 ms). */
+	kpt_reset();
+	KUNIT_ASSERT_EQ(test, register_kprobe(&a.kp), 0);
+	kpt_target1(1);
+	KUNIT_EXPECT_EQ(test, kst.pre, 1);
+	KUNIT_EXPECT_TRUE_MSG(test, kpt_unregister_waited(test, &a.kp, HZ / 5),
+			      "returned while a reader from before could hold the probe");
+
+	/* Disabled and disarmed a grace period ago: it waits all the same. */
+	KUNIT_ASSERT_EQ(test, register_kprobe(&a.kp), 0);
+	KUNIT_ASSERT_EQ(test, disable_kprobe(&a.kp), 0);
+	synchronize_rcu();
+	KUNIT_EXPECT_TRUE_MSG(test, kpt_unregister_waited(test, &a.kp, HZ / 5),
+			      "returned while a preempted trampoline could hold the site");
+
+	/* Disabled, but b keeps the site armed: hits walk past a. */
+	KUNIT_ASSERT_EQ(test, register_kprobe(&a.kp), 0);
+	KUNIT_ASSERT_EQ(test, register_kprobe(&b.kp), 0);
+	KUNIT_ASSERT_EQ(test, disable_kprobe(&a.kp), 0);
+	synchronize_rcu();
+	KUNIT_EXPECT_TRUE_MSG(test, kpt_unregister_waited(test, &a.kp, HZ / 5),
+			      "returned while hits could walk past the probe");
+	kpt_target1(1);
+	KUNIT_EXPECT_EQ(test, kst.pre, 2);
+	KUNIT_EXPECT_EQ(test, kst.log[1], 2);
+	unregister_kprobe(&b.kp);
+}
+
+/*
  * Copies of kpt_blacklisted as compilers split and clone functions (never
  * called: only their names and addresses matter), and one copy of a
  * function that is not blacklisted.  x86's .cold is a trap (objtool
@@ -1048,6 +1150,7 @@ static struct kunit_case kprobes_core_cases[] = {
 	KUNIT_CASE(kpt_caller_flags),
 	KUNIT_CASE(kpt_post_handler_gone),
 	KUNIT_CASE(kpt_blacklist_copies),
+	KUNIT_CASE(kpt_unregister_wait),
 	KUNIT_CASE_SLOW(kpt_slot_reaper),
 	{}
 };

@@ -26,6 +26,8 @@
 #include <linux/compiler.h>
 #include <linux/linkage.h>
 #include <linux/list.h>
+#include <linux/rculist.h>
+#include <linux/hash.h>
 #include <linux/notifier.h>
 #include <linux/smp.h>
 #include <linux/bug.h>
@@ -118,9 +120,13 @@ typedef int (*kprobe_fault_handler_t)(struct kprobe *p, struct pt_regs *regs,
  *	clears all but KPROBE_FLAG_DISABLED.
  */
 struct kprobe {
-	/* what the breakpoint trap reads, first: one cache line */
-	kprobe_opcode_t *addr;
+	/*
+	 * What the breakpoint trap reads, first: one cache line.  The hash
+	 * chain first of all, so that kprobe_lookup() walks it without
+	 * converting node pointers.
+	 */
 	struct hlist_node hlist;
+	kprobe_opcode_t *addr;
 	kprobe_pre_handler_t pre_handler;
 	kprobe_post_handler_t post_handler;
 	kprobe_fault_handler_t fault_handler;
@@ -252,6 +258,31 @@ void unregister_kprobes(struct kprobe **kps, int num);
 void unregister_kprobe(struct kprobe *p);
 /* The hit path's lookup (RCU; for arch code) */
 struct kprobe *get_kprobe(void *addr);
+
+#define KPROBE_HASH_BITS	10	/* 8 KiB of buckets: short chains at 10k probes */
+/* The sites by address (kernel/kprobes.c), for kprobe_lookup() */
+extern struct hlist_head kprobe_table[1 << KPROBE_HASH_BITS];
+
+/**
+ * kprobe_lookup() - get_kprobe() inlined, for the arch hit paths
+ * @addr: the address hit
+ *
+ * Call as an RCU reader (interrupts or preemption off, as the hit paths
+ * run).  Inlined, the lookup is a hash, a load and a compare per entry.
+ *
+ * Return: the site probe at @addr, or NULL.
+ */
+static __always_inline struct kprobe *kprobe_lookup(void *addr)
+{
+	struct kprobe *p;
+
+	hlist_for_each_entry_rcu(p, &kprobe_table[hash_ptr(addr, KPROBE_HASH_BITS)],
+				 hlist) {
+		if (p->addr == addr)
+			return p;
+	}
+	return NULL;
+}
 
 kprobe_opcode_t *kprobe_lookup_name(const char *name, unsigned int offset);
 int kprobe_on_func_entry(kprobe_opcode_t *addr, const char *sym,
@@ -592,7 +623,9 @@ enum kprobe_opt_state {
  * @kp: the site's probe
  * @state: an enum kprobe_opt_state (read locklessly by the hit path)
  * @retired: the site is being unregistered: the detour must not call
- *	into @kp any more (read by the hit path)
+ *	into @kp any more
+ * @live: @kp until @retired, then NULL: the detours' callbacks run
+ *	what this says (one load; read locklessly by the hit path)
  * @allowed: the core allows optimizing (armed, no jprobe ...)
  * @err: why the arch refused (KPROBE_OPT_REFUSED)
  * @list: in the optimizer's list of all ops
@@ -603,6 +636,7 @@ enum kprobe_opt_state {
  */
 struct optimized_kprobe {
 	struct kprobe *kp;
+	struct kprobe *live;
 	int state;
 	bool retired;
 	bool allowed;
@@ -724,6 +758,22 @@ static __always_inline bool kprobe_enter(struct kprobe *p)
 	return true;
 }
 
+static __always_inline int __kprobe_run_pre(struct kprobe *sp,
+					    struct pt_regs *regs, bool restore)
+{
+	struct kprobe *p = READ_ONCE(sp->single);
+	int ret;
+
+	if (likely(p && !kprobe_disabled(p))) {
+		__this_cpu_write(current_kprobe, p);
+		ret = p->pre_handler(p, regs);
+		if (restore)
+			__this_cpu_write(current_kprobe, sp);
+		return ret;
+	}
+	return sp->pre_handler ? sp->pre_handler(sp, regs) : 0;
+}
+
 /**
  * kprobe_run_pre() - run the pre_handler(s) of a site
  * @sp: the site's probe (get_kprobe()), the running probe of this CPU
@@ -740,16 +790,53 @@ static __always_inline bool kprobe_enter(struct kprobe *p)
 static __always_inline int kprobe_run_pre(struct kprobe *sp,
 					  struct pt_regs *regs)
 {
+	return __kprobe_run_pre(sp, regs, true);
+}
+
+/**
+ * kprobe_enter_pre() - kprobe_enter() and kprobe_run_pre_last() in one
+ * @sp: the site's probe
+ * @regs: the registers at the probed address
+ *
+ * For hit paths that end with the pre_handlers and have found
+ * kprobe_running() NULL (else the hit is missed: count it with
+ * kprobes_inc_nmissed_count(@sp)).  A site's single probe becomes the
+ * running probe straight away: one write of current_kprobe fewer.  End
+ * with reset_current_kprobe().
+ *
+ * Return: nonzero when a pre_handler set the instruction pointer.
+ */
+static __always_inline int kprobe_enter_pre(struct kprobe *sp,
+					    struct pt_regs *regs)
+{
 	struct kprobe *p = READ_ONCE(sp->single);
-	int ret;
 
 	if (likely(p && !kprobe_disabled(p))) {
 		__this_cpu_write(current_kprobe, p);
-		ret = p->pre_handler(p, regs);
-		__this_cpu_write(current_kprobe, sp);
-		return ret;
+		kprobe_set_status(KPROBE_HIT_ACTIVE);
+		return p->pre_handler(p, regs);
 	}
+	__this_cpu_write(current_kprobe, sp);
+	kprobe_set_status(KPROBE_HIT_ACTIVE);
 	return sp->pre_handler ? sp->pre_handler(sp, regs) : 0;
+}
+
+/**
+ * kprobe_run_pre_last() - kprobe_run_pre() for a hit that ends with it
+ * @sp: the site's probe, the running probe of this CPU
+ * @regs: the registers at the probed address
+ *
+ * For hit paths that step nothing after the pre_handlers (an optimized
+ * probe's detour, an ftrace site): current_kprobe is left as it is on
+ * return, still non-NULL, for the caller's kprobe_run_post() or
+ * reset_current_kprobe(), which are all that may follow.
+ *
+ * Return: nonzero when a pre_handler set the instruction pointer.
+ */
+static __always_inline int kprobe_run_pre_last(struct kprobe *sp,
+					       struct pt_regs *regs)
+{
+	return __kprobe_run_pre(sp, regs, false);
 }
 
 /**

@@ -606,7 +606,7 @@ int __kprobes kprobe_brk_handler(struct pt_regs *regs, unsigned long esr)
 	struct kprobe *p;
 
 	__this_cpu_inc(kprobe_brk_count);
-	p = get_kprobe(addr);
+	p = kprobe_lookup(addr);
 	if (!p)
 		return brk_without_probe(regs, kcb);
 

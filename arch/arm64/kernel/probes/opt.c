@@ -129,17 +129,18 @@ unsigned long a64_optprobe_hit(struct optimized_kprobe *op,
 	if (unlikely(a64_rcu_not_watching()))
 		return 0;
 	opt_complete_regs(regs);
-	p = op->kp;
 
 	/*
 	 * With interrupts off this is an RCU reader: a site retired after
 	 * the check is freed only after we are done with it.
 	 */
 	local_irq_save(flags);
-	/* (unregistered: only the displaced instruction runs) */
-	if (!READ_ONCE(op->retired) && kprobe_enter(p)) {
-		if (kprobe_run_pre(p, regs))
-			moved = 1;
+	/* (NULL once unregistered: only the displaced instruction runs) */
+	p = READ_ONCE(op->live);
+	if (p && unlikely(kprobe_running())) {
+		kprobes_inc_nmissed_count(p);
+	} else if (p) {
+		moved = !!kprobe_enter_pre(p, regs);
 		reset_current_kprobe();
 	}
 	local_irq_restore(flags);

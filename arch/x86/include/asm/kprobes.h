@@ -128,7 +128,8 @@ struct arch_specific_insn {
  * the region are replaced by a jmp rel32 into the probe's detour buffer:
  *
  *   +KPROBE_OPT_OP     the struct optimized_kprobe (data)
- *   +KPROBE_OPT_ADDR   the probed address (data)
+ *   +KPROBE_OPT_IP     the probed address + 1: the ip the handlers see,
+ *                      as after an int3 (data)
  *   +KPROBE_OPT_ENTRY  call kprobe_opt_trampoline   <- the jmp lands here
  *   +KPROBE_OPT_COPY   the region's instructions, relocated
  *                      jmp to the end of the region
@@ -139,7 +140,7 @@ struct arch_specific_insn {
  */
 #define KPROBE_OPTINSN_SLOT_SIZE	64
 #define KPROBE_OPT_OP			0
-#define KPROBE_OPT_ADDR			8
+#define KPROBE_OPT_IP			8
 #define KPROBE_OPT_ENTRY		16
 #define KPROBE_OPT_COPY			(KPROBE_OPT_ENTRY + CALL_INSN_SIZE)
 
@@ -159,7 +160,10 @@ struct arch_optimized_insn {
 };
 
 void kprobe_opt_fix_text(u8 *buf, unsigned long addr, size_t len);
-__visible void kprobe_opt_x86_callback(struct pt_regs *regs);
+struct optimized_kprobe;
+__visible int kprobe_opt_x86_callback(struct pt_regs *regs,
+				      struct optimized_kprobe *op);
+__visible void kprobe_opt_x86_redirect(struct pt_regs *regs);
 unsigned long kprobe_opt_resume_ip(struct kprobe *p, unsigned long ip);
 #endif
 

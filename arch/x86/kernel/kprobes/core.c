@@ -1085,7 +1085,7 @@ int kprobe_int3_handler(struct pt_regs *regs)
 	}
 #endif
 
-	p = get_kprobe(addr);
+	p = kprobe_lookup(addr);
 	if (!p) {
 		/*
 		 * The probe went away after this CPU trapped on it: the byte

@@ -33,29 +33,33 @@
  * @ip: the site (address of the fentry call)
  * @parent_ip: the caller's return address
  * @ops: the kprobes ftrace_ops
- * @fregs: the saved registers (a full pt_regs: FTRACE_OPS_FL_SAVE_REGS)
+ * @fregs: the saved registers: a full pt_regs, which ftrace always gives
+ *	an ops with FTRACE_OPS_FL_SAVE_REGS (ftrace_regs_caller, or the list
+ *	function it calls), so not checked with ftrace_get_regs()
  *
  * No ftrace recursion guard: what runs here before current_kprobe is set
  * cannot carry a kprobe (it is notrace or on the kprobes blacklist, and
  * only probed functions are in the ops' filter), and from then on a
  * nested hit finds kprobe_running() and is counted as missed.  Only
- * preemption must be off, for the per-CPU state.
+ * preemption must be off, for the per-CPU state.  notrace: nothing on
+ * the hit path is traced, as nothing on it can be probed.
  */
-void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
-			   struct ftrace_ops *ops, struct ftrace_regs *fregs)
+notrace void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
+				   struct ftrace_ops *ops,
+				   struct ftrace_regs *fregs)
 {
-	struct pt_regs *regs = ftrace_get_regs(fregs);
+	struct pt_regs *regs = &arch_ftrace_regs(fregs)->regs;
 	unsigned long resume;
 	struct kprobe *p;
 
-	if (unlikely(!regs) || kprobe_ftrace_killed())
+	if (kprobe_ftrace_killed())
 		return;
 	preempt_disable_notrace();
 	/* Handlers use RCU: not from where it does not watch. */
 	if (unlikely(!kprobe_rcu_watching()))
 		goto out;
 
-	p = get_kprobe((kprobe_opcode_t *)ip);
+	p = kprobe_lookup((kprobe_opcode_t *)ip);
 	if (unlikely(!p) || kprobe_disabled(p))
 		goto out;
 	/* A missed hit leaves regs->ip alone: ftrace returns past the call. */
@@ -69,7 +73,7 @@ void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 	resume = instruction_pointer(regs);
 	/* Handlers see the ip as after an int3 at the site (as upstream). */
 	instruction_pointer_set(regs, ip + INT3_INSN_SIZE);
-	if (!kprobe_run_pre(p, regs)) {
+	if (!kprobe_run_pre_last(p, regs)) {
 		/* "Execute" the fentry call: continue after it. */
 		instruction_pointer_set(regs, ip + MCOUNT_INSN_SIZE);
 		if (unlikely(p->post_handler)) {

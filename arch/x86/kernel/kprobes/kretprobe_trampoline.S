@@ -30,16 +30,19 @@ SYM_CODE_START(kretprobe_trampoline)
 	pushq	$kretprobe_trampoline
 	UNWIND_HINT_FUNC
 
-	subq	$FRAME_SIZE, %rsp
-	KPROBE_SAVE_GPRS
+	/* Past pt_regs' ss and sp: pushfq stores straight into its flags. */
+	leaq	-16(%rsp), %rsp
 	pushfq
-	popq	%rax
-	movq	%rax, EFLAGS(%rsp)
+	subq	$EFLAGS, %rsp
+	KPROBE_SAVE_GPRS
 
 	movq	%rsp, %rdi
+	/*
+	 * It also writes the real return address over ours in the slot
+	 * above pt_regs (kretprobe_trampoline_return(), before it runs a
+	 * handler): the RET below takes it from there.
+	 */
 	call	kretprobe_x86_return
-	/* Our address in the slot above pt_regs makes way for the real one. */
-	movq	%rax, FRAME_SIZE(%rsp)
 
 	/* A handler may have changed the return value: take pt_regs' word. */
 	KPROBE_RESTORE_GPRS

@@ -234,10 +234,11 @@ int arch_prepare_optimized_kprobe(struct optimized_kprobe *op)
 	struct kprobe *p = op->kp;
 	unsigned long addr = (unsigned long)p->addr;
 	u8 code[KPROBE_OPTINSN_SLOT_SIZE], orig[JMP32_INSN_SIZE + MAX_INSN_SIZE];
-	unsigned long size, offset, start, end, slot;
+	unsigned long size, offset, start, end, slot, ip;
 	int len, ret;
 
-	BUILD_BUG_ON(KPROBE_OPT_COPY - KPROBE_OPT_ADDR != 13);
+	BUILD_BUG_ON(KPROBE_OPT_COPY - KPROBE_OPT_IP != 13);
+	BUILD_BUG_ON(KPROBE_OPT_COPY - KPROBE_OPT_OP != 21);
 	BUILD_BUG_ON(KPROBE_OPT_COPY + OPT_REGION_MAX + JMP32_INSN_SIZE >
 		     KPROBE_OPTINSN_SLOT_SIZE);
 	BUILD_BUG_ON(offsetof(struct optimized_kprobe, kp) != 0);
@@ -256,7 +257,8 @@ int arch_prepare_optimized_kprobe(struct optimized_kprobe *op)
 
 	memset(code, INT3_INSN_OPCODE, sizeof(code));
 	memcpy(code + KPROBE_OPT_OP, &op, sizeof(op));
-	memcpy(code + KPROBE_OPT_ADDR, &addr, sizeof(addr));
+	ip = addr + INT3_INSN_SIZE;
+	memcpy(code + KPROBE_OPT_IP, &ip, sizeof(ip));
 	__text_gen_insn(code + KPROBE_OPT_ENTRY, CALL_INSN_OPCODE,
 			(void *)slot + KPROBE_OPT_ENTRY, kprobe_opt_trampoline,
 			CALL_INSN_SIZE);
@@ -453,9 +455,29 @@ unsigned long kprobe_opt_resume_ip(struct kprobe *p, unsigned long ip)
 NOKPROBE_SYMBOL(kprobe_opt_resume_ip);
 
 /**
+ * kprobe_opt_x86_redirect() - resume where a pre_handler set the ip
+ * @regs: as for kprobe_opt_x86_callback(), which returned nonzero
+ *
+ * Called by the trampoline: the return address (under which the
+ * trampoline laid @regs) becomes regs->ip, or its place in the detour's
+ * copy of the region.
+ */
+__visible notrace void kprobe_opt_x86_redirect(struct pt_regs *regs)
+{
+	unsigned long *ret = (unsigned long *)(regs + 1);
+	struct optimized_kprobe *op;
+
+	op = *(struct optimized_kprobe **)(*ret - KPROBE_OPT_COPY + KPROBE_OPT_OP);
+	*ret = resume_ip(op, regs->ip);
+}
+
+NOKPROBE_SYMBOL(kprobe_opt_x86_redirect);
+
+/**
  * kprobe_opt_x86_callback() - run an optimized probe's handlers
  * @regs: the registers at the probed address, laid by the trampoline
  *	under its return address (the buffer's copy of the region)
+ * @op: the probe's op, which the trampoline read from the buffer
  *
  * The trampoline calls it with interrupts disabled, which makes the
  * call an RCU-sched read-side critical section: a site retired by an
@@ -463,30 +485,40 @@ NOKPROBE_SYMBOL(kprobe_opt_resume_ip);
  * a grace period.  That needs RCU to be watching: it does wherever a
  * probe can be placed, since noinstr text, cpuidle text included (the
  * only code that runs while RCU does not watch), is refused at
- * registration; lockdep builds check it.  When a pre_handler returns nonzero, the return address
- * becomes the regs->ip it set.  Lockdep is told that interrupts are off
- * while the handlers run (the trampoline's cli is not an exception entry).
+ * registration; lockdep builds check it.  Lockdep is told that
+ * interrupts are off while the handlers run (the trampoline's cli is not
+ * an exception entry).
+ *
+ * Return: nonzero when a pre_handler set regs->ip: the trampoline then
+ * calls kprobe_opt_x86_redirect() (so that nothing here lives across the
+ * handler call).
  */
-__visible notrace void kprobe_opt_x86_callback(struct pt_regs *regs)
+__visible notrace int kprobe_opt_x86_callback(struct pt_regs *regs,
+					      struct optimized_kprobe *op)
 {
-	unsigned long *ret = (unsigned long *)(regs + 1);
-	struct optimized_kprobe *op;
-	struct kprobe *p;
+	struct kprobe *p = READ_ONCE(op->live);
 	bool lockdep;
+	int ret;
 
 	RCU_LOCKDEP_WARN(!rcu_is_watching(),
 			 "optimized kprobe hit where RCU is not watching");
-	op = *(struct optimized_kprobe **)(*ret - KPROBE_OPT_COPY + KPROBE_OPT_OP);
-	if (READ_ONCE(op->retired))
-		return;
-	p = op->kp;
-	if (kprobe_disabled(p) || !kprobe_enter(p))
-		return;
+	/*
+	 * NULL: retired.  A disabled site is unoptimized at once; a task
+	 * that was preempted in the detour before may still come here, and
+	 * finds no enabled probe to run (->single is NULL, the aggregated
+	 * handler skips the disabled): no need to look at the site's flag.
+	 */
+	if (unlikely(!p))
+		return 0;
+	if (unlikely(kprobe_running())) {
+		kprobes_inc_nmissed_count(p);
+		return 0;
+	}
 	lockdep = kprobe_lockdep_irqs_off();
-	if (kprobe_run_pre(p, regs))
-		*ret = resume_ip(op, regs->ip);
+	ret = kprobe_enter_pre(p, regs);
 	kprobe_lockdep_irqs_on(lockdep);
 	reset_current_kprobe();
+	return ret;
 }
 
 NOKPROBE_SYMBOL(kprobe_opt_x86_callback);

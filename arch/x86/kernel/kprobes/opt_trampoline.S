@@ -17,14 +17,19 @@
  */
 #include "trampoline_regs.S"
 
-/* KPROBE_OPT_COPY - KPROBE_OPT_ADDR (<asm/kprobes.h>, checked in opt.c) */
-#define OPT_ADDR_BEFORE_COPY	13
+/* KPROBE_OPT_COPY minus KPROBE_OPT_IP, KPROBE_OPT_OP (checked in opt.c) */
+#define OPT_IP_BEFORE_COPY	13
+#define OPT_OP_BEFORE_COPY	21
 
-/* The probed address + 1 (as after an int3), from the buffer. */
-.macro KPROBE_OPT_IP reg
-	mov	-OPT_ADDR_BEFORE_COPY(\reg), \reg
-	inc	\reg
+/*
+ * From the buffer: the callback's second argument, the op, and the
+ * probed address + 1 (as after an int3).
+ */
+.macro KPROBE_OPT_SET_IP reg, arg
+	mov	-OPT_OP_BEFORE_COPY(\reg), \arg
+	mov	-OPT_IP_BEFORE_COPY(\reg), \reg
 .endm
 
 	.text
-KPROBE_CALLED_TRAMPOLINE kprobe_opt_trampoline, kprobe_opt_x86_callback, KPROBE_OPT_IP
+KPROBE_CALLED_TRAMPOLINE kprobe_opt_trampoline, kprobe_opt_x86_callback, \
+			 KPROBE_OPT_SET_IP, kprobe_opt_x86_redirect

@@ -57,32 +57,37 @@
 .endm
 
 /*
- * KPROBE_CALLED_TRAMPOLINE name, callback, set_ip: a trampoline that
- * generated code (a detour buffer, an instruction slot) calls in place of
- * the probed code's next instruction.  Under the return address it lays
- * a struct pt_regs as the registers stood at the call (sp: above the
- * return address; ip: the return address given to the macro \set_ip,
- * which may turn it into another address in place), calls
- * \callback(regs) with interrupts off, restores every register and the
- * flags (a callback may change any of them) and returns to the return
- * address, which the callback may have replaced (it is the word right
- * after the pt_regs).
+ * KPROBE_CALLED_TRAMPOLINE name, callback, set_ip, redirect: a trampoline
+ * that generated code (a detour buffer, an instruction slot) calls in
+ * place of the probed code's next instruction.  Under the return address
+ * it lays a struct pt_regs as the registers stood at the call (sp: above
+ * the return address; ip: the return address given to the macro
+ * \set_ip, which may turn it into another address in place, and may load
+ * the callback's second argument into the register it is given), calls
+ * \callback(regs, ...) with interrupts off, and when \redirect is given
+ * and the callback returned nonzero, \redirect(regs); restores every
+ * register and the flags (a callback may change any of them) and returns
+ * to the return address, which the callbacks may have replaced (it is the
+ * word right after the pt_regs).
  *
  * ASM_CLAC: the flags are saved first, so that a probe inside a
  * user-access region gets its AC back, but the handlers run with AC
  * clear, as the int3 entry runs them (SMAP stays armed for them).
  */
-.macro KPROBE_CALLED_TRAMPOLINE name, callback, set_ip
+.macro KPROBE_CALLED_TRAMPOLINE name, callback, set_ip, redirect
 SYM_CODE_START(\name)
 	/* Only ever called directly from generated code. */
 	ANNOTATE_NOENDBR
 	UNWIND_HINT_FUNC
 	/*
-	 * Nothing may change the flags before they are saved: lea moves the
-	 * stack pointer past pt_regs' ss and sp without touching them, so
-	 * that pushfq stores them straight into pt_regs->flags.
+	 * Nothing may change the flags before they are saved.  pt_regs' ss
+	 * and sp are pushed first: pushq %rsp stores the stack pointer as it
+	 * was before that push, 16 bytes below the one at the call (above
+	 * our return address), and is fixed once the flags are saved.  Then
+	 * pushfq stores them straight into pt_regs->flags.
 	 */
-	leaq	-16(%rsp), %rsp
+	pushq	$__KERNEL_DS
+	pushq	%rsp
 	pushfq
 	/*
 	 * Interrupts stay off until the popfq below restores the probed
@@ -91,21 +96,25 @@ SYM_CODE_START(\name)
 	 */
 	cli
 	ASM_CLAC
+	addq	$16, 8(%rsp)
 	subq	$EFLAGS, %rsp
 	KPROBE_SAVE_GPRS
-	movq	$__KERNEL_DS, SS(%rsp)
 	movq	$__KERNEL_CS, CS(%rsp)
 	movq	$-1, ORIG_RAX(%rsp)
-	/* The stack pointer at the call: above our return address. */
-	leaq	FRAME_SIZE+8(%rsp), %rax
-	movq	%rax, RSP(%rsp)
 	movq	FRAME_SIZE(%rsp), %rax
-	\set_ip %rax
+	\set_ip %rax, %rsi
 	movq	%rax, RIP(%rsp)
 	UNWIND_HINT_REGS
 
 	movq	%rsp, %rdi
 	call	\callback
+	.ifnb \redirect
+	testl	%eax, %eax
+	jz	.Lno_redirect_\@
+	movq	%rsp, %rdi
+	call	\redirect
+.Lno_redirect_\@:
+	.endif
 
 	KPROBE_RESTORE_GPRS
 	UNWIND_HINT sp_reg=ORC_REG_SP sp_offset=FRAME_SIZE+8 type=UNWIND_HINT_TYPE_CALL
@@ -159,8 +168,8 @@ _ASM_NOKPROBE(\name)
 	movl	$-1, PT_ORIG_EAX(%esp)
 .endm
 
-/* As above, regparm(3): the argument in %eax. */
-.macro KPROBE_CALLED_TRAMPOLINE name, callback, set_ip
+/* As above, regparm(3): the arguments in %eax and %edx. */
+.macro KPROBE_CALLED_TRAMPOLINE name, callback, set_ip, redirect
 SYM_CODE_START(\name)
 	ANNOTATE_NOENDBR
 	pushfl
@@ -176,11 +185,18 @@ SYM_CODE_START(\name)
 	leal	PTREGS_SIZE+4(%esp), %eax
 	movl	%eax, PT_OLDESP(%esp)
 	movl	PTREGS_SIZE(%esp), %eax
-	\set_ip %eax
+	\set_ip %eax, %edx
 	movl	%eax, PT_EIP(%esp)
 
 	movl	%esp, %eax
 	call	\callback
+	.ifnb \redirect
+	testl	%eax, %eax
+	jz	.Lno_redirect_\@
+	movl	%esp, %eax
+	call	\redirect
+.Lno_redirect_\@:
+	.endif
 
 	movl	PT_EFLAGS(%esp), %eax
 	movl	%eax, PT_OLDSS(%esp)
