@@ -144,6 +144,8 @@ static noinline __used __noipa int kpo_ftraced2(int x)
 struct kpo_state {
 	atomic_t pre, post;
 	unsigned long ip_pre, ip_post;
+	/* the registers the last pre_handler saw besides the ip */
+	unsigned long sp_pre, flags_pre, cs_pre, ss_pre;
 	/* hits whose handler ran with interrupts off behind lockdep's back */
 	atomic_t unannotated;
 };
@@ -166,6 +168,12 @@ static int kpo_pre(struct kprobe *p, struct pt_regs *regs)
 	if (irqs_disabled() && lockdep_hardirqs_enabled())
 		atomic_inc(&kps.unannotated);
 	kps.ip_pre = instruction_pointer(regs);
+	kps.sp_pre = kernel_stack_pointer(regs);
+#ifdef CONFIG_X86
+	kps.flags_pre = regs->flags;
+	kps.cs_pre = regs->cs;
+	kps.ss_pre = regs->ss;
+#endif
 	return 0;
 }
 
@@ -461,6 +469,7 @@ static void kpo_sysctl_round_trip(struct kunit *test)
 		.symbol_name = "kpo_opt",
 		.pre_handler = kpo_pre,
 	};
+	unsigned long sp, flags;
 	int ret;
 
 	kpo_reset();
@@ -477,11 +486,23 @@ static void kpo_sysctl_round_trip(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, kpo_optimized(&kp));
 	KUNIT_EXPECT_EQ(test, kpo_opt(1), 20);
 	KUNIT_EXPECT_EQ(test, atomic_read(&kps.pre), 1);
+	sp = kps.sp_pre;
+	flags = kps.flags_pre;
 	KUNIT_EXPECT_EQ(test, kpo_sysctl("1\n"), 0);
 	wait_for_kprobe_optimizer();
 	KUNIT_EXPECT_TRUE(test, kpo_optimized(&kp));
 	KUNIT_EXPECT_EQ(test, kpo_opt(1), 20);
 	KUNIT_EXPECT_EQ(test, atomic_read(&kps.pre), 2);
+	/*
+	 * The detour's trampoline lays pt_regs as the int3 entry does: the
+	 * same stack pointer (the same caller, the same depth), interrupts
+	 * as they were, kernel segments.
+	 */
+	KUNIT_EXPECT_EQ(test, kps.sp_pre, sp);
+	KUNIT_EXPECT_EQ(test, kps.flags_pre & X86_EFLAGS_IF, flags & X86_EFLAGS_IF);
+	KUNIT_EXPECT_EQ(test, kps.flags_pre & X86_EFLAGS_IF, (unsigned long)X86_EFLAGS_IF);
+	KUNIT_EXPECT_EQ(test, kps.cs_pre, (unsigned long)__KERNEL_CS);
+	KUNIT_EXPECT_EQ(test, kps.ss_pre, (unsigned long)__KERNEL_DS);
 	unregister_kprobe(&kp);
 }
 
