@@ -952,10 +952,13 @@ static int site_write(struct kprobe_site *site, bool arm)
 		site->armed = arm;
 		return 0;
 	}
-	if (arm)
+	if (arm) {
 		kprobe_opt_arming(site->kp.addr);	/* no jump over it */
-	else
-		kprobe_opt_disarm(&site->kp);	/* the jump goes first */
+	} else if (kprobe_opt_disarm(&site->kp)) {
+		/* the jump went, and the original instruction is back */
+		site->armed = false;
+		return 0;
+	}
 	cpus_read_lock();
 	mutex_lock(&text_mutex);
 	if (arm)

@@ -100,7 +100,9 @@ static inline int kprobe_ftrace_batch_end(void)
  *  kprobe_opt_update()    after the site changed (handlers, enabled,
  *                         armed): @allowed is false when the site is not
  *                         armed or must keep its breakpoint;
- *  kprobe_opt_disarm()    before the breakpoint is removed;
+ *  kprobe_opt_disarm()    before the breakpoint is removed; true when
+ *                         the arch wrote the original instruction
+ *                         straight over the jump (nothing left to do);
  *  kprobe_opt_unoptimize() sites about to be disarmed together (a batch
  *                         unregistration): their jumps go back to
  *                         breakpoints in one text update;
@@ -115,7 +117,7 @@ static inline int kprobe_ftrace_batch_end(void)
  */
 void kprobe_opt_arming(kprobe_opcode_t *addr);
 void kprobe_opt_update(struct kprobe *sp, bool allowed);
-void kprobe_opt_disarm(struct kprobe *sp);
+bool kprobe_opt_disarm(struct kprobe *sp);
 void kprobe_opt_unoptimize(struct kprobe **sites, int n);
 void kprobe_opt_retire(struct kprobe *sp);
 void kprobe_opt_release(struct kprobe *sp);
@@ -130,8 +132,9 @@ static inline void kprobe_opt_update(struct kprobe *sp, bool allowed)
 {
 }
 
-static inline void kprobe_opt_disarm(struct kprobe *sp)
+static inline bool kprobe_opt_disarm(struct kprobe *sp)
 {
+	return false;
 }
 
 static inline void kprobe_opt_unoptimize(struct kprobe **sites, int n)

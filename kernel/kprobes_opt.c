@@ -224,14 +224,44 @@ void kprobe_opt_arming(kprobe_opcode_t *addr)
 	unoptimize_list(&batch);
 }
 
-void kprobe_opt_disarm(struct kprobe *sp)
+/**
+ * arch_disarm_optimized_kprobe() - remove an optimized probe in one step
+ * @op: an optimized op whose site is being disarmed
+ *
+ * For an arch that can write the original instruction straight over the
+ * jump (arm64: every text write stops the other CPUs anyway), instead of
+ * the jump going back to a breakpoint first and the breakpoint then to
+ * the original.  Called with text_mutex and cpus_read_lock() held.
+ *
+ * Return: true when it did (the site is disarmed and not optimized),
+ * false to go the two-step way (the default).
+ */
+bool __weak arch_disarm_optimized_kprobe(struct optimized_kprobe *op)
+{
+	return false;
+}
+
+bool kprobe_opt_disarm(struct kprobe *sp)
 {
 	struct optimized_kprobe *op;
+	bool done = false;
 
 	lockdep_assert_held(&kprobe_mutex);
 	op = find_op(sp);
-	if (op)
+	if (!op)
+		return false;
+	if (op->state == KPROBE_OPT_OPTIMIZED) {
+		cpus_read_lock();
+		mutex_lock(&text_mutex);
+		done = arch_disarm_optimized_kprobe(op);
+		mutex_unlock(&text_mutex);
+		cpus_read_unlock();
+	}
+	if (done)
+		set_state(op, KPROBE_OPT_IDLE);
+	else
 		unoptimize_op(op);
+	return done;
 }
 
 void kprobe_opt_unoptimize(struct kprobe **sites, int n)

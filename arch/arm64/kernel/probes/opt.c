@@ -454,6 +454,29 @@ void arch_unoptimize_kprobes(struct list_head *ops)
 }
 
 /**
+ * arch_disarm_optimized_kprobe() - the original word straight over the B
+ * @op: an optimized op whose site is being disarmed
+ *
+ * Writing the B back to a BRK and the BRK to the original would be two
+ * stop_machine()s: any write of text here is made with the other CPUs
+ * stopped (arm64_kprobe_patch_text()), so the original instruction can
+ * replace the B at once.  A task preempted in the detour before still
+ * finishes in the buffer, which outlives an RCU-tasks grace period.
+ *
+ * Return: true.
+ */
+bool arch_disarm_optimized_kprobe(struct optimized_kprobe *op)
+{
+	struct kprobe *p = op->kp;
+
+	p->flags &= ~KPROBE_FLAG_OPTIMIZED;
+	if (!kprobe_gone(p))
+		WARN_ON_ONCE(arm64_kprobe_patch_text((void **)&p->addr,
+						     &p->opcode, 1));
+	return true;
+}
+
+/**
  * arch_remove_optimized_kprobe() - release the detour buffer
  * @op: an op no longer optimized
  *

@@ -821,6 +821,7 @@ static void kpa64_opt_check_case(struct kunit *test, const struct kpa64_case *c)
 		.pre_handler = kpa64_pre,
 	};
 	struct kpa64_result plain[KPA64_NR_INPUTS];
+	u32 orig = READ_ONCE(*(u32 *)kp.addr);
 	unsigned long brks, traps;
 	unsigned int i;
 
@@ -847,6 +848,10 @@ static void kpa64_opt_check_case(struct kunit *test, const struct kpa64_case *c)
 	KUNIT_EXPECT_EQ_MSG(test, traps, 0, "%s: step traps", c->name);
 	unregister_kprobe(&kp);
 
+	/* The original word straight over the B, and the code as before. */
+	KUNIT_EXPECT_EQ_MSG(test, READ_ONCE(*(u32 *)kp.addr), orig,
+			    "%s: text after unregistration", c->name);
+	kpa64_run_all(test, c, plain);
 	KUNIT_EXPECT_EQ_MSG(test, kpa64_pre_hits, KPA64_NR_INPUTS,
 			    "%s: pre_handler calls", c->name);
 	KUNIT_EXPECT_EQ_MSG(test, kpa64_bad_pc, 0, "%s: pc in pre_handler",
