@@ -113,7 +113,7 @@ quick_objs() {
 
 	for f in kernel/kprobes_opt:OPTPROBES kernel/kprobes_ftrace:KPROBES_ON_FTRACE \
 		 kernel/kretprobes:KRETPROBES kernel/jprobes:JPROBES \
-		 lib/test_kretprobes:KPROBES lib/test_jprobes:KPROBES \
+		 lib/test_kretprobes:KRETPROBES lib/test_jprobes:KPROBES \
 		 lib/test_kprobes_opt:KPROBES; do
 		c=${f#*:}
 		f=${f%%:*}
