@@ -1543,10 +1543,12 @@ EXPORT_SYMBOL_GPL(register_kprobes);
 
 /*
  * The optimized sites that @kps leave without a probe go back to
- * breakpoints in one text update (on arm64 one stop_machine() for the
- * batch), before kprobe_unregister_begin() disarms them one by one;
- * otherwise each would be unoptimized on its own first.  Where memory is
- * short they are, as without a batch.
+ * breakpoints in one text update, before kprobe_unregister_begin()
+ * disarms them one by one; otherwise each would be unoptimized on its
+ * own first.  On arm64 the one update (one stop_machine()) writes their
+ * original instructions instead: they are disarmed, and
+ * kprobe_unregister_begin() has nothing left to write.  Where memory is
+ * short they go one by one, as without a batch.
  */
 static void unoptimize_leaving(struct kprobe **kps, int num)
 {
@@ -1566,7 +1568,9 @@ static void unoptimize_leaving(struct kprobe **kps, int num)
 		    list_is_singular(&site->probes))
 			sites[n++] = &site->kp;
 	}
-	kprobe_opt_unoptimize(sites, n);
+	n = kprobe_opt_unoptimize(sites, n);
+	for (i = 0; i < n; i++)
+		to_site(sites[i])->armed = false;
 	kfree(sites);
 }
 

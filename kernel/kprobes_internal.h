@@ -105,7 +105,10 @@ static inline int kprobe_ftrace_batch_end(void)
  *                         straight over the jump (nothing left to do);
  *  kprobe_opt_unoptimize() sites about to be disarmed together (a batch
  *                         unregistration): their jumps go back to
- *                         breakpoints in one text update;
+ *                         breakpoints in one text update, or where the
+ *                         arch can, the original instructions over the
+ *                         jumps: it returns how many, moved to the front
+ *                         of @sites (nothing more to write there);
  *  kprobe_opt_retire()    the site left the hash table (unregistration):
  *                         its detour stops calling handlers, neighbours
  *                         it blocked may be optimized;
@@ -118,7 +121,7 @@ static inline int kprobe_ftrace_batch_end(void)
 void kprobe_opt_arming(kprobe_opcode_t *addr);
 void kprobe_opt_update(struct kprobe *sp, bool allowed);
 bool kprobe_opt_disarm(struct kprobe *sp);
-void kprobe_opt_unoptimize(struct kprobe **sites, int n);
+int kprobe_opt_unoptimize(struct kprobe **sites, int n);
 void kprobe_opt_retire(struct kprobe *sp);
 void kprobe_opt_release(struct kprobe *sp);
 void kprobe_opt_gone(struct kprobe *sp);
@@ -137,8 +140,9 @@ static inline bool kprobe_opt_disarm(struct kprobe *sp)
 	return false;
 }
 
-static inline void kprobe_opt_unoptimize(struct kprobe **sites, int n)
+static inline int kprobe_opt_unoptimize(struct kprobe **sites, int n)
 {
+	return 0;
 }
 
 static inline void kprobe_opt_retire(struct kprobe *sp)

@@ -225,58 +225,82 @@ void kprobe_opt_arming(kprobe_opcode_t *addr)
 }
 
 /**
- * arch_disarm_optimized_kprobe() - remove an optimized probe in one step
- * @op: an optimized op whose site is being disarmed
+ * arch_disarm_optimized_kprobes() - remove optimized probes in one step
+ * @ops: optimized ops whose sites are being disarmed, linked by ->queue
  *
- * For an arch that can write the original instruction straight over the
- * jump (arm64: every text write stops the other CPUs anyway), instead of
- * the jump going back to a breakpoint first and the breakpoint then to
- * the original.  Called with text_mutex and cpus_read_lock() held.
+ * For an arch that can write the original instructions straight over
+ * the jumps (arm64: every text write stops the other CPUs anyway),
+ * instead of the jumps going back to breakpoints first and the
+ * breakpoints then to the originals.  Called with text_mutex and
+ * cpus_read_lock() held.
  *
- * Return: true when it did (the site is disarmed and not optimized),
+ * Return: true when it did (the sites are disarmed and not optimized),
  * false to go the two-step way (the default).
  */
-bool __weak arch_disarm_optimized_kprobe(struct optimized_kprobe *op)
+bool __weak arch_disarm_optimized_kprobes(struct list_head *ops)
 {
 	return false;
+}
+
+/*
+ * The optimized ops on @ops leave the text: disarmed outright where the
+ * arch can (true), else back to breakpoints (false).  @ops is emptied.
+ */
+static bool disarm_list(struct list_head *ops)
+{
+	struct optimized_kprobe *op, *tmp;
+	bool done;
+
+	if (list_empty(ops))
+		return false;
+	cpus_read_lock();
+	mutex_lock(&text_mutex);
+	done = arch_disarm_optimized_kprobes(ops);
+	mutex_unlock(&text_mutex);
+	cpus_read_unlock();
+	if (!done) {
+		unoptimize_list(ops);
+		return false;
+	}
+	list_for_each_entry_safe(op, tmp, ops, queue) {
+		list_del_init(&op->queue);
+		set_state(op, KPROBE_OPT_IDLE);
+	}
+	return true;
 }
 
 bool kprobe_opt_disarm(struct kprobe *sp)
 {
 	struct optimized_kprobe *op;
-	bool done = false;
+	LIST_HEAD(one);
 
 	lockdep_assert_held(&kprobe_mutex);
 	op = find_op(sp);
 	if (!op)
 		return false;
-	if (op->state == KPROBE_OPT_OPTIMIZED) {
-		cpus_read_lock();
-		mutex_lock(&text_mutex);
-		done = arch_disarm_optimized_kprobe(op);
-		mutex_unlock(&text_mutex);
-		cpus_read_unlock();
-	}
-	if (done)
-		set_state(op, KPROBE_OPT_IDLE);
-	else
+	if (op->state != KPROBE_OPT_OPTIMIZED) {
 		unoptimize_op(op);
-	return done;
+		return false;
+	}
+	list_add(&op->queue, &one);
+	return disarm_list(&one);
 }
 
-void kprobe_opt_unoptimize(struct kprobe **sites, int n)
+int kprobe_opt_unoptimize(struct kprobe **sites, int n)
 {
 	struct optimized_kprobe *op;
 	LIST_HEAD(batch);
-	int i;
+	int i, nb = 0;
 
 	lockdep_assert_held(&kprobe_mutex);
 	for (i = 0; i < n; i++) {
 		op = find_op(sites[i]);
-		if (op && op->state == KPROBE_OPT_OPTIMIZED)
+		if (op && op->state == KPROBE_OPT_OPTIMIZED) {
 			list_add_tail(&op->queue, &batch);
+			sites[nb++] = sites[i];
+		}
 	}
-	unoptimize_list(&batch);
+	return disarm_list(&batch) ? nb : 0;
 }
 
 void kprobe_opt_retire(struct kprobe *sp)

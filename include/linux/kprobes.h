@@ -654,7 +654,7 @@ bool arch_within_optimized_kprobe(struct optimized_kprobe *op,
 				  unsigned long addr);
 void arch_optimize_kprobes(struct list_head *ops);
 void arch_unoptimize_kprobes(struct list_head *ops);
-bool arch_disarm_optimized_kprobe(struct optimized_kprobe *op);
+bool arch_disarm_optimized_kprobes(struct list_head *ops);
 void arch_remove_optimized_kprobe(struct optimized_kprobe *op);
 
 kprobe_opcode_t *get_optinsn_slot(void);

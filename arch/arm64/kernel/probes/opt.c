@@ -392,8 +392,15 @@ bool arch_within_optimized_kprobe(struct optimized_kprobe *op,
 	return addr > start && addr < start + AARCH64_INSN_SIZE;
 }
 
-/* Write @insn over each op's probed word, all in one stop_machine. */
-static void patch_ops(struct list_head *ops, bool optimize)
+/* What patch_ops() writes over each op's probed word. */
+enum patch_to {
+	PATCH_BRANCH,	/* the B into its detour */
+	PATCH_BRK,	/* the BRK of a plain probe */
+	PATCH_ORIG,	/* the original instruction: disarmed */
+};
+
+/* Write each op's word, all in one stop_machine. */
+static void patch_ops(struct list_head *ops, enum patch_to to)
 {
 	struct optimized_kprobe *op;
 	void **addrs;
@@ -410,13 +417,13 @@ static void patch_ops(struct list_head *ops, bool optimize)
 		struct kprobe *p = op->kp;
 		u32 insn;
 
-		if (optimize) {
+		if (to == PATCH_BRANCH) {
 			p->flags |= KPROBE_FLAG_OPTIMIZED;
 			insn = branch((unsigned long)p->addr,
 				      (unsigned long)op->optinsn.buf);
 		} else {
 			p->flags &= ~KPROBE_FLAG_OPTIMIZED;
-			insn = BRK64_OPCODE_KPROBES;
+			insn = to == PATCH_BRK ? BRK64_OPCODE_KPROBES : p->opcode;
 		}
 		if (kprobe_gone(p))
 			continue;	/* its text is gone */
@@ -441,7 +448,7 @@ static void patch_ops(struct list_head *ops, bool optimize)
  */
 void arch_optimize_kprobes(struct list_head *ops)
 {
-	patch_ops(ops, true);
+	patch_ops(ops, PATCH_BRANCH);
 }
 
 /**
@@ -450,29 +457,25 @@ void arch_optimize_kprobes(struct list_head *ops)
  */
 void arch_unoptimize_kprobes(struct list_head *ops)
 {
-	patch_ops(ops, false);
+	patch_ops(ops, PATCH_BRK);
 }
 
 /**
- * arch_disarm_optimized_kprobe() - the original word straight over the B
- * @op: an optimized op whose site is being disarmed
+ * arch_disarm_optimized_kprobes() - the original words straight over the Bs
+ * @ops: optimized ops whose sites are being disarmed, linked by ->queue
  *
- * Writing the B back to a BRK and the BRK to the original would be two
+ * Writing each B back to a BRK and the BRK to the original would be two
  * stop_machine()s: any write of text here is made with the other CPUs
- * stopped (arm64_kprobe_patch_text()), so the original instruction can
- * replace the B at once.  A task preempted in the detour before still
- * finishes in the buffer, which outlives an RCU-tasks grace period.
+ * stopped (arm64_kprobe_patch_text()), so the original instructions can
+ * replace the Bs at once, all of them in one.  A task preempted in a
+ * detour before still finishes in the buffer, which outlives an
+ * RCU-tasks grace period.
  *
  * Return: true.
  */
-bool arch_disarm_optimized_kprobe(struct optimized_kprobe *op)
+bool arch_disarm_optimized_kprobes(struct list_head *ops)
 {
-	struct kprobe *p = op->kp;
-
-	p->flags &= ~KPROBE_FLAG_OPTIMIZED;
-	if (!kprobe_gone(p))
-		WARN_ON_ONCE(arm64_kprobe_patch_text((void **)&p->addr,
-						     &p->opcode, 1));
+	patch_ops(ops, PATCH_ORIG);
 	return true;
 }
 

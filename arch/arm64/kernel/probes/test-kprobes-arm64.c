@@ -821,7 +821,7 @@ static void kpa64_opt_check_case(struct kunit *test, const struct kpa64_case *c)
 		.pre_handler = kpa64_pre,
 	};
 	struct kpa64_result plain[KPA64_NR_INPUTS];
-	u32 orig = READ_ONCE(*(u32 *)kp.addr);
+	u32 orig = READ_ONCE(*(u32 *)kp.addr), now;
 	unsigned long brks, traps;
 	unsigned int i;
 
@@ -849,8 +849,9 @@ static void kpa64_opt_check_case(struct kunit *test, const struct kpa64_case *c)
 	unregister_kprobe(&kp);
 
 	/* The original word straight over the B, and the code as before. */
-	KUNIT_EXPECT_EQ_MSG(test, READ_ONCE(*(u32 *)kp.addr), orig,
-			    "%s: text after unregistration", c->name);
+	now = READ_ONCE(*(u32 *)kp.addr);
+	KUNIT_EXPECT_EQ_MSG(test, now, orig, "%s: text after unregistration",
+			    c->name);
 	kpa64_run_all(test, c, plain);
 	KUNIT_EXPECT_EQ_MSG(test, kpa64_pre_hits, KPA64_NR_INPUTS,
 			    "%s: pre_handler calls", c->name);
@@ -864,6 +865,54 @@ KUNIT_ARRAY_PARAM(kpa64_opt, kpa64_opt_cases, kpa64_case_desc);
 static void kprobes_arm64_optimized(struct kunit *test)
 {
 	kpa64_opt_check_case(test, test->param_value);
+}
+
+/*
+ * A batch unregistration of optimized probes writes every original word
+ * straight over its B in one text update (arch_disarm_optimized_kprobes()):
+ * the text is as before and the code runs as before, with no handler.
+ */
+static void kprobes_arm64_opt_batch(struct kunit *test)
+{
+	const struct kpa64_case *c = &kpa64_opt_cases[0];	/* adds */
+	const struct kpa64_case *d = &kpa64_opt_cases[6];	/* adr */
+	struct kprobe kp1 = {
+		.addr = (kprobe_opcode_t *)*c->at,
+		.pre_handler = kpa64_pre,
+	};
+	struct kprobe kp2 = {
+		.addr = (kprobe_opcode_t *)*d->at,
+		.pre_handler = kpa64_pre,
+	};
+	struct kprobe *kps[] = { &kp1, &kp2 };
+	struct kpa64_result plain_c[KPA64_NR_INPUTS], plain_d[KPA64_NR_INPUTS];
+	u32 orig1 = READ_ONCE(*(u32 *)kp1.addr);
+	u32 orig2 = READ_ONCE(*(u32 *)kp2.addr);
+	unsigned int i;
+	u32 now1, now2;
+
+	for (i = 0; i < KPA64_NR_INPUTS; i++) {
+		kpa64_run(c, kpa64_inputs[i], &plain_c[i]);
+		kpa64_run(d, kpa64_inputs[i], &plain_d[i]);
+	}
+	kpa64_pre_hits = 0;
+	KUNIT_ASSERT_EQ(test, register_kprobes(kps, ARRAY_SIZE(kps)), 0);
+	wait_for_kprobe_optimizer();
+	KUNIT_EXPECT_TRUE(test, kpa64_site_optimized(kp1.addr));
+	KUNIT_EXPECT_TRUE(test, kpa64_site_optimized(kp2.addr));
+	kpa64_run_all(test, c, plain_c);
+	kpa64_run_all(test, d, plain_d);
+	KUNIT_EXPECT_EQ(test, kpa64_pre_hits, 2 * KPA64_NR_INPUTS);
+	unregister_kprobes(kps, ARRAY_SIZE(kps));
+
+	now1 = READ_ONCE(*(u32 *)kp1.addr);
+	now2 = READ_ONCE(*(u32 *)kp2.addr);
+	KUNIT_EXPECT_EQ(test, now1, orig1);
+	KUNIT_EXPECT_EQ(test, now2, orig2);
+	kpa64_run_all(test, c, plain_c);
+	kpa64_run_all(test, d, plain_d);
+	KUNIT_EXPECT_EQ(test, kpa64_pre_hits, 2 * KPA64_NR_INPUTS);
+	KUNIT_EXPECT_EQ(test, kp1.nmissed + kp2.nmissed, 0UL);
 }
 
 /*
@@ -1430,6 +1479,7 @@ static struct kunit_case kprobes_arm64_cases[] = {
 #ifdef CONFIG_OPTPROBES
 	KUNIT_CASE_PARAM(kprobes_arm64_optimized, kpa64_opt_gen_params),
 	KUNIT_CASE(kprobes_arm64_optimized_ip_change),
+	KUNIT_CASE(kprobes_arm64_opt_batch),
 	KUNIT_CASE(kprobes_arm64_opt_landing_pads),
 	KUNIT_CASE(kprobes_arm64_opt_idle_text),
 	KUNIT_CASE(kprobes_arm64_opt_irqs_off),
