@@ -110,11 +110,6 @@ static int site_fault_handler(struct kprobe *sp, struct pt_regs *regs,
 			      int trapnr);
 static void prune_gone_sites(void);
 
-static struct hlist_head *site_bucket(const void *addr)
-{
-	return &kprobe_table[hash_ptr(addr, KPROBE_HASH_BITS)];
-}
-
 static struct kprobe_site *to_site(struct kprobe *p)
 {
 	return container_of(p, struct kprobe_site, kp);
@@ -142,7 +137,7 @@ struct kprobe *get_kprobe(void *addr)
 {
 	struct kprobe *p;
 
-	hlist_for_each_entry_rcu(p, site_bucket(addr), hlist,
+	hlist_for_each_entry_rcu(p, kprobe_bucket(addr), hlist,
 				 lockdep_is_held(&kprobe_mutex)) {
 		if (p->addr == addr)
 			return p;
@@ -234,29 +229,6 @@ void kprobes_inc_nmissed_count(struct kprobe *p)
 }
 
 NOKPROBE_SYMBOL(kprobes_inc_nmissed_count);
-
-/**
- * kprobe_callback_pre() - start a hit that comes from a callback
- * @p: the site's probe
- * @regs: the registers at the probed address
- *
- * For hits that take no breakpoint (ftrace, jump optimization), with
- * preemption disabled.  As in the breakpoint trap, a hit while this CPU
- * handles a probe is missed; otherwise @p becomes the running probe and
- * its pre_handler runs.  Unless it returns -1, end the hit with
- * reset_current_kprobe().
- *
- * Return: -1 when missed, else the pre_handler's verdict (1: it set
- * regs->ip).
- */
-int kprobe_callback_pre(struct kprobe *p, struct pt_regs *regs)
-{
-	if (!kprobe_enter(p))
-		return -1;
-	return kprobe_run_pre(p, regs) ? 1 : 0;
-}
-
-NOKPROBE_SYMBOL(kprobe_callback_pre);
 
 /**
  * kprobe_step_traps() - out-of-line executions that needed a second trap
@@ -1285,7 +1257,7 @@ static int __register_kprobe(struct kprobe *p)
 		site = site_create(p);
 		if (IS_ERR(site))
 			return PTR_ERR(site);
-		hlist_add_head_rcu(&site->kp.hlist, site_bucket(p->addr));
+		hlist_add_head_rcu(&site->kp.hlist, kprobe_bucket(p->addr));
 	}
 	/* How the address is probed shows on each probe, as on the site. */
 	p->flags |= site->kp.flags & KPROBE_FLAG_FTRACE;

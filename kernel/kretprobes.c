@@ -101,7 +101,6 @@ static notrace void kretprobe_recycle(struct kretprobe_instance *ri)
 {
 	struct kretprobe_pool *pool = ri->pool;
 
-	ri->task = NULL;
 	/*
 	 * Callers are RCU readers: unregistration clears pool->rp, waits for
 	 * a grace period and only then empties the spares and finishes the

@@ -263,6 +263,12 @@ struct kprobe *get_kprobe(void *addr);
 /* The sites by address (kernel/kprobes.c), for kprobe_lookup() */
 extern struct hlist_head kprobe_table[1 << KPROBE_HASH_BITS];
 
+/* The chain of kprobe_table that holds the site at @addr, if any */
+static __always_inline struct hlist_head *kprobe_bucket(const void *addr)
+{
+	return &kprobe_table[hash_ptr(addr, KPROBE_HASH_BITS)];
+}
+
 /**
  * kprobe_lookup() - get_kprobe() inlined, for the arch hit paths
  * @addr: the address hit
@@ -276,8 +282,7 @@ static __always_inline struct kprobe *kprobe_lookup(void *addr)
 {
 	struct kprobe *p;
 
-	hlist_for_each_entry_rcu(p, &kprobe_table[hash_ptr(addr, KPROBE_HASH_BITS)],
-				 hlist) {
+	hlist_for_each_entry_rcu(p, kprobe_bucket(addr), hlist) {
 		if (p->addr == addr)
 			return p;
 	}
@@ -539,7 +544,6 @@ kprobe_opcode_t *get_insn_slot(void);
 void free_insn_slot(kprobe_opcode_t *slot, int dirty);
 
 void kprobes_inc_nmissed_count(struct kprobe *p);
-int kprobe_callback_pre(struct kprobe *p, struct pt_regs *regs);
 
 #ifdef CONFIG_KPROBES_ON_FTRACE
 /*
@@ -738,41 +742,23 @@ static __always_inline void kprobe_lockdep_irqs_on(bool on)
 }
 
 /**
- * kprobe_enter() - start a hit that takes no breakpoint
- * @p: the site's probe
+ * kprobe_missed() - is a hit that takes no breakpoint missed?
+ * @sp: the site's probe
  *
  * For callback hit paths (ftrace, jump optimization), with preemption
  * disabled, before they touch @regs: as in the breakpoint trap, a hit
- * while this CPU handles a probe is missed.
+ * while this CPU handles a probe is missed.  Otherwise the caller goes
+ * on with kprobe_enter_pre().
  *
- * Return: false when missed (counted in @p->nmissed); true when @p is
- * now this CPU's running probe, to end with reset_current_kprobe().
+ * Return: true when missed (counted in the nmissed of @sp's probes).
  */
-static __always_inline bool kprobe_enter(struct kprobe *p)
+static __always_inline bool kprobe_missed(struct kprobe *sp)
 {
 	if (unlikely(kprobe_running())) {
-		kprobes_inc_nmissed_count(p);
-		return false;
+		kprobes_inc_nmissed_count(sp);
+		return true;
 	}
-	__this_cpu_write(current_kprobe, p);
-	kprobe_set_status(KPROBE_HIT_ACTIVE);
-	return true;
-}
-
-static __always_inline int __kprobe_run_pre(struct kprobe *sp,
-					    struct pt_regs *regs, bool restore)
-{
-	struct kprobe *p = READ_ONCE(sp->single);
-	int ret;
-
-	if (likely(p && !kprobe_disabled(p))) {
-		__this_cpu_write(current_kprobe, p);
-		ret = p->pre_handler(p, regs);
-		if (restore)
-			__this_cpu_write(current_kprobe, sp);
-		return ret;
-	}
-	return sp->pre_handler ? sp->pre_handler(sp, regs) : 0;
+	return false;
 }
 
 /**
@@ -791,19 +777,29 @@ static __always_inline int __kprobe_run_pre(struct kprobe *sp,
 static __always_inline int kprobe_run_pre(struct kprobe *sp,
 					  struct pt_regs *regs)
 {
-	return __kprobe_run_pre(sp, regs, true);
+	struct kprobe *p = READ_ONCE(sp->single);
+	int ret;
+
+	if (likely(p && !kprobe_disabled(p))) {
+		__this_cpu_write(current_kprobe, p);
+		ret = p->pre_handler(p, regs);
+		__this_cpu_write(current_kprobe, sp);
+		return ret;
+	}
+	return sp->pre_handler ? sp->pre_handler(sp, regs) : 0;
 }
 
 /**
- * kprobe_enter_pre() - kprobe_enter() and kprobe_run_pre_last() in one
+ * kprobe_enter_pre() - start a hit without a breakpoint, run its pre_handlers
  * @sp: the site's probe
  * @regs: the registers at the probed address
  *
- * For hit paths that end with the pre_handlers and have found
- * kprobe_running() NULL (else the hit is missed: count it with
- * kprobes_inc_nmissed_count(@sp)).  A site's single probe becomes the
- * running probe straight away: one write of current_kprobe fewer.  End
- * with reset_current_kprobe().
+ * For callback hit paths (ftrace, jump optimization) once kprobe_missed()
+ * said no: kprobe_run_pre() for a hit that steps nothing afterwards.  The
+ * probe whose handler runs becomes this CPU's running probe (a site's
+ * single probe straight away, with no write of the site first) and stays
+ * so on return, for the caller's kprobe_run_post() or
+ * reset_current_kprobe(), which are all that may follow.
  *
  * Return: nonzero when a pre_handler set the instruction pointer.
  */
@@ -820,24 +816,6 @@ static __always_inline int kprobe_enter_pre(struct kprobe *sp,
 	__this_cpu_write(current_kprobe, sp);
 	kprobe_set_status(KPROBE_HIT_ACTIVE);
 	return sp->pre_handler ? sp->pre_handler(sp, regs) : 0;
-}
-
-/**
- * kprobe_run_pre_last() - kprobe_run_pre() for a hit that ends with it
- * @sp: the site's probe, the running probe of this CPU
- * @regs: the registers at the probed address
- *
- * For hit paths that step nothing after the pre_handlers (an optimized
- * probe's detour, an ftrace site): current_kprobe is left as it is on
- * return, still non-NULL, for the caller's kprobe_run_post() or
- * reset_current_kprobe(), which are all that may follow.
- *
- * Return: nonzero when a pre_handler set the instruction pointer.
- */
-static __always_inline int kprobe_run_pre_last(struct kprobe *sp,
-					       struct pt_regs *regs)
-{
-	return __kprobe_run_pre(sp, regs, false);
 }
 
 /**

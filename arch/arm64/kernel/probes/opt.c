@@ -137,9 +137,7 @@ unsigned long a64_optprobe_hit(struct optimized_kprobe *op,
 	local_irq_save(flags);
 	/* (NULL once unregistered: only the displaced instruction runs) */
 	p = READ_ONCE(op->live);
-	if (p && unlikely(kprobe_running())) {
-		kprobes_inc_nmissed_count(p);
-	} else if (p) {
+	if (p && !kprobe_missed(p)) {
 		moved = !!kprobe_enter_pre(p, regs);
 		reset_current_kprobe();
 	}

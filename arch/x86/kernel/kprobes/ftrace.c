@@ -63,7 +63,7 @@ notrace void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 	if (unlikely(!p) || kprobe_disabled(p))
 		goto out;
 	/* A missed hit leaves regs->ip alone: ftrace returns past the call. */
-	if (!kprobe_enter(p))
+	if (kprobe_missed(p))
 		goto out;
 	/*
 	 * Where ftrace resumes: past the call, or where an ops called before
@@ -73,11 +73,11 @@ notrace void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 	resume = instruction_pointer(regs);
 	/* Handlers see the ip as after an int3 at the site (as upstream). */
 	instruction_pointer_set(regs, ip + INT3_INSN_SIZE);
-	if (!kprobe_run_pre_last(p, regs)) {
+	if (!kprobe_enter_pre(p, regs)) {
 		/* "Execute" the fentry call: continue after it. */
 		instruction_pointer_set(regs, ip + MCOUNT_INSN_SIZE);
 		if (unlikely(p->post_handler)) {
-			get_kprobe_ctlblk()->status = KPROBE_HIT_SSDONE;
+			kprobe_set_status(KPROBE_HIT_SSDONE);
 			kprobe_run_post(p, regs);
 		}
 		instruction_pointer_set(regs, resume);

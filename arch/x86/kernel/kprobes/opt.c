@@ -508,12 +508,8 @@ __visible notrace int kprobe_opt_x86_callback(struct pt_regs *regs,
 	 * finds no enabled probe to run (->single is NULL, the aggregated
 	 * handler skips the disabled): no need to look at the site's flag.
 	 */
-	if (unlikely(!p))
+	if (unlikely(!p) || kprobe_missed(p))
 		return 0;
-	if (unlikely(kprobe_running())) {
-		kprobes_inc_nmissed_count(p);
-		return 0;
-	}
 	lockdep = kprobe_lockdep_irqs_off();
 	ret = kprobe_enter_pre(p, regs);
 	kprobe_lockdep_irqs_on(lockdep);
