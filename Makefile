@@ -8,7 +8,7 @@
 #   make lint     that series through checkpatch --strict (seconds)
 #   make bench    per-hit and registration cost, ours beside upstream
 #   make stress   the long runs: concurrency, lifetimes, probe everything
-#   make archcheck  the other architectures: cross builds, riscv64 KUnit
+#   make archcheck  the other architectures: cross builds, riscv64 arm ppc64le KUnit
 #
 # FLAVOUR=ours (default) or FLAVOUR=upstream (the untouched base, same
 # config); ARCH=x86_64 or ARCH=arm64 (check: both when not given).

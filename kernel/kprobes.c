@@ -315,8 +315,10 @@ struct slot_cache {
 	const char *name;		/* of its pages in kallsyms and perf */
 	struct mutex lock;		/* protects pages' maps, and dying */
 	struct list_head pages;		/* RCU list of struct slot_page */
-	unsigned int slot_size;
+	unsigned int slot_size;		/* 0: slot_cache_size() says */
 	unsigned int nr_slots;
+	void *(*page_alloc)(void);	/* a page of executable memory */
+	void (*page_free)(void *page);
 	struct list_head dying;		/* slots waiting for RCU-tasks */
 	struct work_struct reaper;
 };
@@ -336,15 +338,24 @@ static struct slot_cache insn_slots = {
 	.name = "kprobe_insn_page",
 	.lock = __MUTEX_INITIALIZER(insn_slots.lock),
 	.pages = LIST_HEAD_INIT(insn_slots.pages),
-	.slot_size = ALIGN(KPROBE_INSN_SLOT_SIZE, sizeof(long)),
-	.nr_slots = PAGE_SIZE / ALIGN(KPROBE_INSN_SLOT_SIZE, sizeof(long)),
+	.page_alloc = alloc_insn_page,
+	.page_free = free_insn_page,
 	.dying = LIST_HEAD_INIT(insn_slots.dying),
 	.reaper = __WORK_INITIALIZER(insn_slots.reaper, slot_reaper),
 };
 
 #ifdef CONFIG_OPTPROBES
+/*
+ * The detour buffer's size: the arch's constant, or what the arches of
+ * KPROBES_COMPAT always told their cache, MAX_OPTINSN_SIZE opcodes (the
+ * length of an assembly template, known only at run time).
+ */
 #ifndef KPROBE_OPTINSN_SLOT_SIZE
+#ifdef CONFIG_KPROBES_COMPAT
+#define KPROBE_OPTINSN_SLOT_SIZE	(MAX_OPTINSN_SIZE * sizeof(kprobe_opcode_t))
+#else
 #define KPROBE_OPTINSN_SLOT_SIZE	256
+#endif
 #endif
 
 /* Detour buffers of optimized probes: their own pages and kallsyms name. */
@@ -352,8 +363,8 @@ static struct slot_cache optinsn_slots = {
 	.name = "kprobe_optinsn_page",
 	.lock = __MUTEX_INITIALIZER(optinsn_slots.lock),
 	.pages = LIST_HEAD_INIT(optinsn_slots.pages),
-	.slot_size = ALIGN(KPROBE_OPTINSN_SLOT_SIZE, sizeof(long)),
-	.nr_slots = PAGE_SIZE / ALIGN(KPROBE_OPTINSN_SLOT_SIZE, sizeof(long)),
+	.page_alloc = alloc_optinsn_page,
+	.page_free = free_optinsn_page,
 	.dying = LIST_HEAD_INIT(optinsn_slots.dying),
 	.reaper = __WORK_INITIALIZER(optinsn_slots.reaper, slot_reaper),
 };
@@ -379,6 +390,28 @@ void __weak free_insn_page(void *page)
 	execmem_free(page);
 }
 
+#ifdef CONFIG_OPTPROBES
+/**
+ * alloc_optinsn_page() - one page of executable memory for detour buffers
+ *
+ * Return: the page or NULL.  alloc_insn_page() unless the arch needs its
+ * buffers elsewhere (powerpc: in its own text, within a branch's reach).
+ */
+void __weak *alloc_optinsn_page(void)
+{
+	return alloc_insn_page();
+}
+
+/**
+ * free_optinsn_page() - release a page from alloc_optinsn_page()
+ * @page: the page
+ */
+void __weak free_optinsn_page(void *page)
+{
+	free_insn_page(page);
+}
+#endif
+
 /**
  * arch_write_insn_slot() - write instructions into a slot
  * @dst: inside a slot
@@ -394,11 +427,22 @@ int __weak arch_write_insn_slot(void *dst, const void *src, size_t len)
 	return 0;
 }
 
+/* Slot sizes in longs, as many slots as fit in a page; set at boot. */
+static void __init slot_cache_size(struct slot_cache *c, size_t bytes)
+{
+	c->slot_size = ALIGN(max_t(size_t, bytes, 1), sizeof(long));
+	/* none when a slot would not fit a page: slot_alloc() fails then */
+	c->nr_slots = PAGE_SIZE / c->slot_size;
+	WARN_ON(!c->nr_slots);
+}
+
 static kprobe_opcode_t *slot_alloc(struct slot_cache *c)
 {
 	struct slot_page *sp;
 	unsigned int i;
 
+	if (!c->nr_slots)
+		return NULL;
 	guard(mutex)(&c->lock);
 	list_for_each_entry(sp, &c->pages, list) {
 		if (sp->used == c->nr_slots)
@@ -412,7 +456,7 @@ static kprobe_opcode_t *slot_alloc(struct slot_cache *c)
 		     GFP_KERNEL);
 	if (!sp)
 		return NULL;
-	sp->base = alloc_insn_page();
+	sp->base = c->page_alloc();
 	if (!sp->base) {
 		kfree(sp);
 		return NULL;
@@ -494,7 +538,7 @@ static void slot_reaper(struct work_struct *work)
 		perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL,
 				   (unsigned long)sp->base, PAGE_SIZE, true,
 				   c->name);
-		free_insn_page(sp->base);
+		c->page_free(sp->base);
 		kfree(sp);
 	}
 }
@@ -560,8 +604,9 @@ kprobe_opcode_t *get_optinsn_slot(void)
 /**
  * free_optinsn_slot() - give back a slot from get_optinsn_slot()
  * @slot: the slot (reused only after an RCU-tasks grace period)
+ * @dirty: ignored, as free_insn_slot()'s
  */
-void free_optinsn_slot(kprobe_opcode_t *slot)
+void free_optinsn_slot(kprobe_opcode_t *slot, int dirty)
 {
 	if (slot)
 		slot_free(&optinsn_slots, slot);
@@ -1849,6 +1894,10 @@ static int __init init_kprobes(void)
 {
 	int ret;
 
+	slot_cache_size(&insn_slots, KPROBE_INSN_SLOT_SIZE);
+#ifdef CONFIG_OPTPROBES
+	slot_cache_size(&optinsn_slots, KPROBE_OPTINSN_SLOT_SIZE);
+#endif
 	mutex_lock(&kprobe_mutex);
 	ret = populate_blacklist();
 	mutex_unlock(&kprobe_mutex);

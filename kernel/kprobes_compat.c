@@ -9,12 +9,14 @@
  * per-CPU current_kprobe, which their code defines); get_kprobe()
  * gives them a site's probe, whose handlers dispatch to every probe of
  * the site, so they need nothing more on the hit path.  What is left is
- * wiring: the die notifier, text_mutex around arch_prepare_kprobe(), and
- * the return probe glue of the arches without rethook.
+ * wiring: the die notifier, text_mutex around arch_prepare_kprobe(), the
+ * return probe glue of the arches without rethook, and the calls of the
+ * jump optimizer into arm's and powerpc's optprobes code.
  */
 #define pr_fmt(fmt) "kprobes: " fmt
 
 #include <linux/kprobes.h>
+#include <linux/cpu.h>
 #include <linux/kdebug.h>
 #include <linux/memory.h>
 #include <linux/notifier.h>
@@ -71,6 +73,22 @@ int __weak kprobe_exceptions_notify(struct notifier_block *self,
 	return NOTIFY_DONE;
 }
 
+/**
+ * arch_trampoline_kprobe() - is @p the arch's probe on its return trampoline
+ * @p: a probe (kprobe_running())
+ *
+ * powerpc, mips, parisc, loongarch, csky and arc define it; the others
+ * have no such probe.
+ *
+ * Return: nonzero when the return handlers run inside @p's pre_handler.
+ */
+int __weak arch_trampoline_kprobe(struct kprobe *p)
+{
+	return 0;
+}
+
+NOKPROBE_SYMBOL(arch_trampoline_kprobe);
+
 static struct notifier_block kprobe_die_nb = {
 	.notifier_call = kprobe_exceptions_notify,
 	/* a breakpoint of ours is seen before any other die notifier */
@@ -124,3 +142,123 @@ void __weak arch_kretprobe_fixup_return(struct pt_regs *regs,
 {
 }
 #endif
+
+#ifdef CONFIG_OPTPROBES
+/*
+ * Jump optimization on arm and powerpc.  Their optprobes code replaces
+ * one instruction with a branch to a detour buffer whose callback runs
+ * opt_pre_handler() on the op's embedded copy of the site; the optimizer
+ * of kernel/kprobes_opt.c decides when, as for x86 and arm64, and calls
+ * in here (kprobes_internal.h: opt_arch_*()).  The region being one
+ * instruction, nothing the optimizer promises about a region's tail
+ * asks anything of this arch code.
+ */
+
+/* kprobe_mutex held; @sp is armed with its breakpoint. */
+int kprobe_compat_opt_prepare(struct optimized_kprobe *op, struct kprobe *sp)
+{
+	int ret;
+
+	op->site = sp;
+	INIT_LIST_HEAD(&op->list);
+	op->kp.addr = sp->addr;
+	op->kp.opcode = sp->opcode;
+	op->kp.ainsn = sp->ainsn;
+	/* as for arch_prepare_kprobe(): they patch their buffers as text */
+	cpus_read_lock();
+	mutex_lock(&text_mutex);
+	ret = arch_prepare_optimized_kprobe(op, sp);
+	mutex_unlock(&text_mutex);
+	cpus_read_unlock();
+	/* arm records in @sp whether the detour runs the instruction itself */
+	op->kp.ainsn = sp->ainsn;
+	return ret;
+}
+
+/* Inside the region and past its first byte: never, for one instruction. */
+bool kprobe_compat_opt_within(struct optimized_kprobe *op,
+			      unsigned long addr)
+{
+	return addr != (unsigned long)op->kp.addr &&
+	       arch_within_optimized_kprobe(op, (kprobe_opcode_t *)addr);
+}
+
+/*
+ * The ops of @ops (linked by ->queue) become branches: the optimizer
+ * holds kprobe_mutex, cpus_read_lock() and text_mutex, and every site is
+ * armed and enabled.
+ */
+void kprobe_compat_optimize(struct list_head *ops)
+{
+	struct optimized_kprobe *op;
+	LIST_HEAD(batch);
+
+	list_for_each_entry(op, ops, queue)
+		list_add_tail(&op->list, &batch);
+	arch_optimize_kprobes(&batch);
+	/* each is taken off the batch once its branch is written */
+	WARN_ON_ONCE(!list_empty(&batch));
+	list_for_each_entry(op, ops, queue) {
+		op->kp.flags |= KPROBE_FLAG_OPTIMIZED;
+		op->site->flags |= KPROBE_FLAG_OPTIMIZED;
+	}
+}
+
+/*
+ * The branches of @ops go back to breakpoints (the arch arms op->kp over
+ * each), same locks.  The text of a GONE site is freed: left alone.
+ */
+void kprobe_compat_unoptimize(struct list_head *ops)
+{
+	struct optimized_kprobe *op, *tmp;
+	LIST_HEAD(batch);
+	LIST_HEAD(done);
+
+	list_for_each_entry(op, ops, queue)
+		if (!kprobe_gone(op->site))
+			list_add_tail(&op->list, &batch);
+	arch_unoptimize_kprobes(&batch, &done);
+	list_for_each_entry_safe(op, tmp, &done, list)
+		list_del_init(&op->list);
+	list_for_each_entry(op, ops, queue) {
+		op->kp.flags &= ~KPROBE_FLAG_OPTIMIZED;
+		op->site->flags &= ~KPROBE_FLAG_OPTIMIZED;
+	}
+}
+
+/*
+ * The site is being unregistered (op->live is NULL already): powerpc's
+ * callback returns at once for a disabled op->kp.  A task already past
+ * that test finds op->live NULL in opt_pre_handler().
+ */
+void kprobe_compat_opt_retire(struct optimized_kprobe *op)
+{
+	WRITE_ONCE(op->kp.flags, op->kp.flags | KPROBE_FLAG_DISABLED);
+}
+
+/**
+ * opt_pre_handler() - the pre_handlers of an optimized probe's site
+ * @p: the op's kprobe (&op->kp), which the arch callback made the
+ *	running probe of this CPU
+ * @regs: the registers at the probed instruction
+ *
+ * For arm's and powerpc's detour callbacks, with preemption (arm:
+ * interrupts) disabled, after their kprobe_running() test: runs what a
+ * breakpoint hit on the site would run before the step.  Nothing once
+ * the site is retired or disabled; an instruction pointer a handler sets
+ * is not followed (the detour goes on to the next instruction), as on
+ * these arches before.
+ */
+void opt_pre_handler(struct kprobe *p, struct pt_regs *regs)
+{
+	struct optimized_kprobe *op = container_of(p, struct optimized_kprobe, kp);
+	struct kprobe *sp = READ_ONCE(op->live);
+
+	if (!sp || kprobe_disabled(sp))
+		return;
+	__this_cpu_write(current_kprobe, sp);
+	kprobe_run_pre(sp, regs);
+}
+
+NOKPROBE_SYMBOL(opt_pre_handler);
+#endif /* CONFIG_OPTPROBES */

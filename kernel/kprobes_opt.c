@@ -67,7 +67,7 @@ static struct optimized_kprobe *find_op(struct kprobe *sp)
 
 	lockdep_assert_held(&kprobe_mutex);
 	hash_for_each_possible(opt_by_site, op, hnode, (unsigned long)sp)
-		if (op->kp == sp)
+		if (opt_site(op) == sp)
 			return op;
 	return NULL;
 }
@@ -87,6 +87,7 @@ static void op_retire(struct optimized_kprobe *op)
 	/* The site is freed after the caller's grace period. */
 	WRITE_ONCE(op->retired, true);
 	WRITE_ONCE(op->live, NULL);
+	opt_arch_retire(op);
 }
 
 /* Worth an op: could be optimized but for neighbours and the sysctl. */
@@ -104,16 +105,15 @@ static struct optimized_kprobe *op_create(struct kprobe *sp)
 	op = kzalloc(sizeof(*op), GFP_KERNEL);
 	if (!op)
 		return NULL;
-	op->kp = sp;
 	op->live = sp;
 	INIT_LIST_HEAD(&op->queue);
-	ret = arch_prepare_optimized_kprobe(op);
+	ret = opt_arch_prepare(op, sp);
 	if (ret) {
 		op->state = KPROBE_OPT_REFUSED;
 		op->err = ret;
 		pr_debug("cannot optimize %pS (%d)\n", sp->addr, ret);
 	}
-	list_add(&op->list, &opt_all);
+	list_add(&op->node, &opt_all);
 	hash_add(opt_by_site, &op->hnode, (unsigned long)sp);
 	opt_nidle += op_idle(op);
 	return op;
@@ -146,7 +146,7 @@ static void unoptimize_list(struct list_head *ops)
 		return;
 	cpus_read_lock();
 	mutex_lock(&text_mutex);
-	arch_unoptimize_kprobes(ops);
+	opt_arch_unoptimize(ops);
 	mutex_unlock(&text_mutex);
 	cpus_read_unlock();
 	list_for_each_entry_safe(op, tmp, ops, queue) {
@@ -180,7 +180,7 @@ static void op_evaluate(struct optimized_kprobe *op)
 
 	if (op->state == KPROBE_OPT_REFUSED || op->retired)
 		return;
-	want = opt_enabled && site_candidate(op->kp, op->allowed) &&
+	want = opt_enabled && site_candidate(opt_site(op), op->allowed) &&
 	       !arch_check_optimized_kprobe(op);
 	if (want && op->state == KPROBE_OPT_IDLE)
 		queue_op(op);
@@ -211,9 +211,9 @@ void kprobe_opt_arming(kprobe_opcode_t *addr)
 	LIST_HEAD(batch);
 
 	lockdep_assert_held(&kprobe_mutex);
-	list_for_each_entry(op, &opt_all, list) {
+	list_for_each_entry(op, &opt_all, node) {
 		if (op->state <= KPROBE_OPT_IDLE ||
-		    !arch_within_optimized_kprobe(op, (unsigned long)addr))
+		    !opt_arch_within(op, (unsigned long)addr))
 			continue;
 		if (op->state == KPROBE_OPT_QUEUED) {
 			unoptimize_op(op);
@@ -319,9 +319,9 @@ void kprobe_opt_retire(struct kprobe *sp)
 	 */
 	if (!opt_nidle)
 		return;
-	list_for_each_entry(op, &opt_all, list)
-		if (op->kp != sp && op->state == KPROBE_OPT_IDLE &&
-		    arch_within_optimized_kprobe(op, (unsigned long)sp->addr))
+	list_for_each_entry(op, &opt_all, node)
+		if (opt_site(op) != sp && op->state == KPROBE_OPT_IDLE &&
+		    opt_arch_within(op, (unsigned long)sp->addr))
 			op_evaluate(op);
 }
 
@@ -361,7 +361,7 @@ void kprobe_opt_release(struct kprobe *sp)
 		return;
 	unoptimize_op(op);
 	op_retire(op);
-	list_del(&op->list);
+	list_del(&op->node);
 	hash_del(&op->hnode);
 	if (op->state != KPROBE_OPT_REFUSED)
 		arch_remove_optimized_kprobe(op);
@@ -404,7 +404,7 @@ static void optimizer(struct work_struct *work)
 	if (!list_empty(&batch)) {
 		cpus_read_lock();
 		mutex_lock(&text_mutex);
-		arch_optimize_kprobes(&batch);
+		opt_arch_optimize(&batch);
 		mutex_unlock(&text_mutex);
 		cpus_read_unlock();
 	}
@@ -449,7 +449,7 @@ static void opt_set_enabled(bool on)
 	if (opt_enabled == on)
 		return;
 	opt_enabled = on;
-	list_for_each_entry(op, &opt_all, list)
+	list_for_each_entry(op, &opt_all, node)
 		op_evaluate(op);
 	pr_info("jump optimization %s\n", on ? "enabled" : "disabled");
 }

@@ -26,11 +26,16 @@ static void kretprobe_rethook_return(struct rethook_node *node, void *data,
 				     unsigned long ret_addr,
 				     struct pt_regs *regs)
 {
+	struct kprobe *cur = kprobe_running();
 	struct kretprobe_instance *ri;
 	struct kretprobe *rp = data;
 
-	/* Returns from inside another probe's handlers run no handler. */
-	if (unlikely(kprobe_running())) {
+	/*
+	 * Returns from inside another probe's handlers run no handler.
+	 * powerpc takes every return in the pre_handler of a probe on its
+	 * trampoline (arch_trampoline_kprobe()): that one is the return.
+	 */
+	if (unlikely(cur) && !arch_trampoline_kprobe(cur)) {
 		rp->nmissed++;
 		return;
 	}
@@ -38,7 +43,7 @@ static void kretprobe_rethook_return(struct rethook_node *node, void *data,
 	__this_cpu_write(current_kprobe, &rp->kp);
 	kprobe_set_status(KPROBE_HIT_ACTIVE);
 	rp->handler(ri, regs);
-	reset_current_kprobe();
+	__this_cpu_write(current_kprobe, cur);
 }
 
 NOKPROBE_SYMBOL(kretprobe_rethook_return);

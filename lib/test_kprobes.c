@@ -32,6 +32,20 @@
 #endif
 
 /*
+ * Where calls from the kernel enter a function: powerpc64's ELFv2
+ * functions set up the TOC at their global entry (the symbol) and are
+ * called past it, at the local entry.  A probe's .addr stays where it is
+ * given, as upstream's does (only kprobe_lookup_name() moves a symbol's
+ * probe), so the probes that must see calls are put there.
+ */
+#ifdef CONFIG_PPC64_ELF_ABI_V2
+#include <asm/code-patching.h>
+#define KPT_ADDR(fn)	((kprobe_opcode_t *)ppc_function_entry((void *)(fn)))
+#else
+#define KPT_ADDR(fn)	((kprobe_opcode_t *)(fn))
+#endif
+
+/*
  * Where a pre_handler sees the ip: on x86 past the int3 (the probed
  * address + 1), as upstream shows it on every path; elsewhere at the
  * probed address.
@@ -173,7 +187,7 @@ static void kpt_hit_counts(struct kunit *test)
 {
 	struct kpt_probe t = {
 		.kp = {
-			.addr = (kprobe_opcode_t *)kpt_target1,
+			.addr = KPT_ADDR(kpt_target1),
 			.pre_handler = kpt_pre,
 			.post_handler = kpt_post,
 		},
@@ -231,7 +245,7 @@ static void kpt_by_symbol(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kprobe_on_func_entry(NULL, "kpt_no_such_symbol", 0),
 			-ENOENT);
 	KUNIT_EXPECT_EQ(test,
-			kprobe_on_func_entry((kprobe_opcode_t *)kpt_target2,
+			kprobe_on_func_entry(KPT_ADDR(kpt_target2),
 					     "kpt_target2", 0), -EINVAL);
 }
 
@@ -249,7 +263,7 @@ static void kpt_errors(struct kunit *test)
 	/* neither addr nor symbol */
 	KUNIT_EXPECT_EQ(test, register_kprobe(&kp), -EINVAL);
 	/* both */
-	kp.addr = (kprobe_opcode_t *)kpt_target1;
+	kp.addr = KPT_ADDR(kpt_target1);
 	kp.symbol_name = "kpt_target1";
 	KUNIT_EXPECT_EQ(test, register_kprobe(&kp), -EINVAL);
 	/* unknown symbol */
@@ -317,13 +331,13 @@ static void kpt_errors(struct kunit *test)
 			err);
 	/* unregistering a probe that was never registered changes nothing */
 	memset(&kp, 0, sizeof(kp));
-	kp.addr = (kprobe_opcode_t *)kpt_target1;
+	kp.addr = KPT_ADDR(kpt_target1);
 	unregister_kprobe(&kp);
 	KUNIT_EXPECT_EQ(test, register_kprobe(&kp), 0);
 	unregister_kprobe(&kp);
 	/* twice */
 	memset(&kp, 0, sizeof(kp));
-	kp.addr = (kprobe_opcode_t *)kpt_target1;
+	kp.addr = KPT_ADDR(kpt_target1);
 	KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
 	KUNIT_EXPECT_EQ(test, register_kprobe(&kp), -EINVAL);
 	unregister_kprobe(&kp);
@@ -383,7 +397,7 @@ static void kpt_text_offset(struct kunit *test)
 	unsigned long text = kallsyms_lookup_name("_text");
 	struct kprobe kp = { .pre_handler = kpt_simple_pre,
 			     .symbol_name = "_text" };
-	unsigned long size, off;
+	unsigned long size, off, entry;
 
 	kpt_reset();
 	if (!text) {
@@ -398,7 +412,8 @@ static void kpt_text_offset(struct kunit *test)
 		return;
 	}
 	KUNIT_ASSERT_GT(test, target, text);
-	kp.offset = target - text;
+	entry = (unsigned long)KPT_ADDR(target) - text;
+	kp.offset = entry;
 	KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
 	KUNIT_EXPECT_TRUE(test, kallsyms_lookup_size_offset((unsigned long)kp.addr,
 							    &size, &off));
@@ -407,7 +422,7 @@ static void kpt_text_offset(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kpt_target2(3), 3 ^ 0x5a);
 	KUNIT_EXPECT_EQ(test, kst.pre, 1);
 	unregister_kprobe(&kp);
-	KUNIT_EXPECT_EQ(test, kprobe_on_func_entry(NULL, "_text", target - text), 0);
+	KUNIT_EXPECT_EQ(test, kprobe_on_func_entry(NULL, "_text", entry), 0);
 }
 
 static void kpt_sym_offset(struct kunit *test)
@@ -424,7 +439,7 @@ static void kpt_sym_offset(struct kunit *test)
 	memset(&kp, 0, sizeof(kp));
 	kp.pre_handler = kpt_simple_pre;
 	kp.symbol_name = t1 < t2 ? "kpt_target1" : "kpt_target2";
-	kp.offset = t1 < t2 ? t2 - t1 : t1 - t2;
+	kp.offset = (unsigned long)KPT_ADDR(max(t1, t2)) - min(t1, t2);
 	KUNIT_EXPECT_EQ(test,
 			kprobe_on_func_entry(NULL, kp.symbol_name, kp.offset), 0);
 	KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
@@ -448,7 +463,7 @@ static void kpt_aggregate(struct kunit *test)
 	memset(agg, 0, sizeof(agg));
 	for (i = 0; i < 3; i++) {
 		agg[i].id = i + 1;
-		agg[i].kp.addr = (kprobe_opcode_t *)kpt_target3;
+		agg[i].kp.addr = KPT_ADDR(kpt_target3);
 		agg[i].kp.pre_handler = kpt_pre;
 		/* only the second one has a post_handler */
 		if (i == 1)
@@ -516,10 +531,10 @@ static void kpt_reentry(struct kunit *test)
 	reent_val = 0;
 	memset(&reent_outer, 0, sizeof(reent_outer));
 	memset(&reent_inner, 0, sizeof(reent_inner));
-	reent_outer.addr = (kprobe_opcode_t *)kpt_target1;
+	reent_outer.addr = KPT_ADDR(kpt_target1);
 	reent_outer.pre_handler = reent_outer_pre;
 	reent_outer.post_handler = kpt_simple_post;
-	reent_inner.addr = (kprobe_opcode_t *)kpt_target2;
+	reent_inner.addr = KPT_ADDR(kpt_target2);
 	reent_inner.pre_handler = reent_inner_pre;
 	reent_inner.post_handler = kpt_simple_post;
 	kpt_reset();
@@ -616,7 +631,7 @@ static void kpt_redirect(struct kunit *test)
 static void kpt_enable_disable(struct kunit *test)
 {
 	struct kprobe kp = {
-		.addr = (kprobe_opcode_t *)kpt_target1,
+		.addr = KPT_ADDR(kpt_target1),
 		.pre_handler = kpt_simple_pre,
 		.post_handler = kpt_simple_post,
 		.flags = KPROBE_FLAG_DISABLED,
@@ -652,9 +667,9 @@ static void kpt_batch(struct kunit *test)
 	int i;
 
 	memset(batch, 0, sizeof(batch));
-	batch[0].addr = (kprobe_opcode_t *)kpt_target1;
-	batch[1].addr = (kprobe_opcode_t *)kpt_target2;
-	batch[2].addr = (kprobe_opcode_t *)kpt_target3;
+	batch[0].addr = KPT_ADDR(kpt_target1);
+	batch[1].addr = KPT_ADDR(kpt_target2);
+	batch[2].addr = KPT_ADDR(kpt_target3);
 	for (i = 0; i < 3; i++)
 		batch[i].pre_handler = kpt_simple_pre;
 
@@ -674,8 +689,8 @@ static void kpt_batch(struct kunit *test)
 
 	/* a failure part-way unregisters the earlier ones */
 	memset(batch, 0, sizeof(batch));
-	batch[0].addr = (kprobe_opcode_t *)kpt_target1;
-	batch[1].addr = (kprobe_opcode_t *)kpt_target2;
+	batch[0].addr = KPT_ADDR(kpt_target1);
+	batch[1].addr = KPT_ADDR(kpt_target2);
 	batch[2].symbol_name = "kpt_no_such_symbol";
 	for (i = 0; i < 3; i++)
 		batch[i].pre_handler = kpt_simple_pre;
@@ -719,7 +734,7 @@ static int fault_fh(struct kprobe *p, struct pt_regs *regs, int trapnr)
 static void kpt_fault_handler(struct kunit *test)
 {
 	struct kprobe kp = {
-		.addr = (kprobe_opcode_t *)kpt_target1,
+		.addr = KPT_ADDR(kpt_target1),
 		.pre_handler = fault_pre,
 		.fault_handler = fault_fh,
 	};
@@ -798,7 +813,7 @@ static void kpt_caller_flags(struct kunit *test)
 
 	for (i = 0; i < ARRAY_SIZE(kpt_refused_flags); i++) {
 		memset(&kp, 0, sizeof(kp));
-		kp.addr = (kprobe_opcode_t *)kpt_target1;
+		kp.addr = KPT_ADDR(kpt_target1);
 		kp.pre_handler = kpt_simple_pre;
 		kp.flags = kpt_refused_flags[i];
 		ret = register_kprobe(&kp);
@@ -808,7 +823,7 @@ static void kpt_caller_flags(struct kunit *test)
 			unregister_kprobe(&kp);
 
 		memset(&rp, 0, sizeof(rp));
-		rp.kp.addr = (kprobe_opcode_t *)kpt_target2;
+		rp.kp.addr = KPT_ADDR(kpt_target2);
 		rp.kp.flags = kpt_refused_flags[i];
 		ret = register_kretprobe(&rp);
 		/* without kretprobes their stub refuses all, as upstream's */
@@ -821,7 +836,7 @@ static void kpt_caller_flags(struct kunit *test)
 #ifdef CONFIG_JPROBES
 	for (i = 0; i < ARRAY_SIZE(kpt_refused_flags); i++) {
 		struct jprobe jp = {
-			.kp.addr = (kprobe_opcode_t *)kpt_target3,
+			.kp.addr = KPT_ADDR(kpt_target3),
 			.kp.flags = kpt_refused_flags[i],
 			.entry = kpt_target3,
 		};
@@ -836,7 +851,7 @@ static void kpt_caller_flags(struct kunit *test)
 
 	/* The one flag callers set; registration's own flags go again. */
 	memset(&kp, 0, sizeof(kp));
-	kp.addr = (kprobe_opcode_t *)kpt_target1;
+	kp.addr = KPT_ADDR(kpt_target1);
 	kp.pre_handler = kpt_simple_pre;
 	kp.flags = KPROBE_FLAG_DISABLED;
 	KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
@@ -853,7 +868,7 @@ static void kpt_caller_flags(struct kunit *test)
 	if (!IS_ENABLED(CONFIG_KRETPROBES))
 		return;
 	memset(&rp, 0, sizeof(rp));
-	rp.kp.addr = (kprobe_opcode_t *)kpt_target2;
+	rp.kp.addr = KPT_ADDR(kpt_target2);
 	KUNIT_ASSERT_EQ(test, register_kretprobe(&rp), 0);
 	KUNIT_EXPECT_TRUE(test, rp.kp.flags & KPROBE_FLAG_RETPROBE);
 	unregister_kretprobe(&rp);
@@ -874,7 +889,8 @@ static void kpt_caller_flags(struct kunit *test)
  * stall) instead of passing.
  */
 #define KPT_REAP_ROUNDS	12
-#define KPT_REAP_SLOTS	2048
+/* enough to fill pages of the smallest slots: powerpc64 has 64K pages */
+#define KPT_REAP_SLOTS	(3 * PAGE_SIZE / sizeof(long))
 #define KPT_REAP_PAGES	32
 
 struct kpt_reader {
@@ -902,6 +918,11 @@ static int kpt_slot_reader(void *data)
 	return 0;
 }
 
+static void kpt_kvfree(void *p)
+{
+	kvfree(p);
+}
+
 static void kpt_slot_reaper(struct kunit *test)
 {
 	unsigned long pages[KPT_REAP_PAGES];
@@ -914,8 +935,9 @@ static void kpt_slot_reaper(struct kunit *test)
 
 	if (num_online_cpus() < 2)
 		kunit_skip(test, "needs a second CPU");
-	slots = kunit_kcalloc(test, KPT_REAP_SLOTS, sizeof(*slots), GFP_KERNEL);
+	slots = kvcalloc(KPT_REAP_SLOTS, sizeof(*slots), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, slots);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kpt_kvfree, slots), 0);
 	r.bogus = (unsigned long)slots;
 	atomic_long_set(&r.rounds, 0);
 	cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
@@ -1027,9 +1049,9 @@ static bool kpt_unregister_waited(struct kunit *test, struct kprobe *p,
 
 static void kpt_unregister_wait(struct kunit *test)
 {
-	struct kpt_probe a = { .kp = { .addr = (kprobe_opcode_t *)kpt_target1,
+	struct kpt_probe a = { .kp = { .addr = KPT_ADDR(kpt_target1),
 				       .pre_handler = kpt_pre }, .id = 1 };
-	struct kpt_probe b = { .kp = { .addr = (kprobe_opcode_t *)kpt_target1,
+	struct kpt_probe b = { .kp = { .addr = KPT_ADDR(kpt_target1),
 				       .pre_handler = kpt_pre }, .id = 2 };
 
 	if (num_online_cpus() < 2)
@@ -1073,8 +1095,14 @@ static void kpt_unregister_wait(struct kunit *test)
 #define KPT_COPY_COLD	"int3\n"
 #define KPT_COPY_BODY	ASM_RET
 #else
-#define KPT_COPY_COLD	"ret\n"
+#if defined(CONFIG_ARM)
+#define KPT_COPY_BODY	"bx lr\n"
+#elif defined(CONFIG_PPC)
+#define KPT_COPY_BODY	"blr\n"
+#else
 #define KPT_COPY_BODY	"ret\n"
+#endif
+#define KPT_COPY_COLD	KPT_COPY_BODY
 #endif
 asm("	.pushsection .text, \"ax\"\n"
 "	.balign 4\n"

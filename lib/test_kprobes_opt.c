@@ -120,6 +120,82 @@ static unsigned int __maybe_unused kpo_second_offset(void)
 }
 #endif /* CONFIG_X86 */
 
+/*
+ * arm and powerpc (KPROBES_COMPAT): their own optprobes code on our
+ * optimizer.  The target adds 1 and then 2 to its argument; the probe
+ * goes on the first add, which both arches can run in the detour.
+ */
+#if defined(CONFIG_OPTPROBES) && \
+	(defined(CONFIG_ARM) || defined(CONFIG_PPC64_ELF_ABI_V2))
+#define KPO_COMPAT_OPT 1
+#include <asm/cacheflush.h>
+
+asmlinkage int kpo_c_opt(int x);
+
+#ifdef CONFIG_ARM
+asm("	.pushsection .text, \"ax\"\n"
+	"	.arm\n"
+	"	.align	2\n"
+	"	.globl	kpo_c_opt\n"
+	"	.type	kpo_c_opt, %function\n"
+	"kpo_c_opt:\n"
+	"	add	r0, r0, #1\n"
+	"	add	r0, r0, #2\n"
+	"	bx	lr\n"
+	"	.size	kpo_c_opt, . - kpo_c_opt\n"
+	"	.popsection\n");
+
+/* B<cond>: a 24-bit word offset from the branch's address + 8 */
+static unsigned long kpo_c_branch_target(unsigned long addr, u32 insn)
+{
+	if ((insn & 0x0f000000) != 0x0a000000)
+		return 0;
+	return addr + 8 + ((long)(s32)(insn << 8) >> 6);
+}
+#else
+asm("	.pushsection .text, \"ax\"\n"
+	"	.align	2\n"
+	"	.globl	kpo_c_opt\n"
+	"	.type	kpo_c_opt, @function\n"
+	"kpo_c_opt:\n"
+	"	addi	3, 3, 1\n"
+	"	addi	3, 3, 2\n"
+	"	blr\n"
+	"	.size	kpo_c_opt, . - kpo_c_opt\n"
+	"	.popsection\n");
+
+/* b (AA = LK = 0): a 26-bit byte offset from the branch's address */
+static unsigned long kpo_c_branch_target(unsigned long addr, u32 insn)
+{
+	if ((insn & 0xfc000003) != 0x48000000)
+		return 0;
+	return addr + ((long)(s32)(insn << 6) >> 6);
+}
+#endif
+
+/* The word at @addr, as the CPU decodes it (arm: BE8 text is swapped). */
+static u32 kpo_c_text(void *addr)
+{
+	u32 w = READ_ONCE(*(u32 *)addr);
+
+#ifdef CONFIG_ARM
+	w = __mem_to_opcode_arm(w);
+#endif
+	return w;
+}
+
+/* Does @addr hold a branch into a detour buffer? */
+static bool kpo_c_branches_to_detour(void *addr)
+{
+	unsigned long to = kpo_c_branch_target((unsigned long)addr,
+					       kpo_c_text(addr));
+
+	return to && is_kprobe_optinsn_slot(to);
+}
+#else
+#define KPO_COMPAT_OPT 0
+#endif
+
 /* ftrace targets: C functions with their fentry call */
 static int kpo_calls;
 
@@ -136,7 +212,7 @@ static noinline __used __noipa int kpo_ftraced2(int x)
 }
 
 #if (defined(CONFIG_X86) && defined(CONFIG_OPTPROBES)) || \
-	defined(CONFIG_KPROBES_ON_FTRACE)
+	defined(CONFIG_KPROBES_ON_FTRACE) || KPO_COMPAT_OPT
 /* ---------------------------------------------------------------------
  * Handlers
  */
@@ -615,6 +691,153 @@ static void kpo_all_cpus(struct kunit *test)
 #endif /* CONFIG_X86 && CONFIG_OPTPROBES */
 
 /* ---------------------------------------------------------------------
+ * Jump optimization of arm and powerpc (KPROBES_COMPAT)
+ */
+#if KPO_COMPAT_OPT
+
+/*
+ * The probe becomes a branch to a detour buffer; hits run the handler
+ * with the probed address and the instruction's effect; disabling puts
+ * the original instruction back, enabling optimizes again, and
+ * unregistering leaves the original text.
+ */
+static void kpo_compat_optimized(struct kunit *test)
+{
+	static struct kprobe kp = {
+		.symbol_name = "kpo_c_opt",
+		.pre_handler = kpo_pre,
+	};
+	void *addr = kpo_c_opt;
+	u32 orig = kpo_c_text(addr);
+	int i;
+
+	kpo_reset();
+	KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
+	KUNIT_EXPECT_PTR_EQ(test, (void *)kp.addr, addr);
+	wait_for_kprobe_optimizer();
+	KUNIT_EXPECT_TRUE(test, kpo_optimized(&kp));
+	KUNIT_EXPECT_TRUE(test, kpo_c_branches_to_detour(addr));
+	for (i = 0; i < 10; i++)
+		KUNIT_EXPECT_EQ(test, kpo_c_opt(i), i + 3);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kps.pre), 10);
+	KUNIT_EXPECT_EQ(test, kps.ip_pre, (unsigned long)addr);
+	KUNIT_EXPECT_EQ(test, kp.nmissed, 0UL);
+
+	KUNIT_EXPECT_EQ(test, disable_kprobe(&kp), 0);
+	KUNIT_EXPECT_FALSE(test, kpo_optimized(&kp));
+	KUNIT_EXPECT_EQ(test, kpo_c_text(addr), orig);
+	KUNIT_EXPECT_EQ(test, kpo_c_opt(1), 4);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kps.pre), 10);
+	KUNIT_EXPECT_EQ(test, enable_kprobe(&kp), 0);
+	wait_for_kprobe_optimizer();
+	KUNIT_EXPECT_TRUE(test, kpo_optimized(&kp));
+	KUNIT_EXPECT_TRUE(test, kpo_c_branches_to_detour(addr));
+	KUNIT_EXPECT_EQ(test, kpo_c_opt(5), 8);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kps.pre), 11);
+
+	unregister_kprobe(&kp);
+	KUNIT_EXPECT_NULL(test, kpo_site(addr));
+	KUNIT_EXPECT_EQ(test, kpo_c_text(addr), orig);
+	KUNIT_EXPECT_EQ(test, kpo_c_opt(1), 4);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kps.pre), 11);
+}
+
+/*
+ * A post_handler keeps the breakpoint (it needs the step); an optimized
+ * site gaining one goes back to the breakpoint, and is optimized again
+ * once it is gone.  Two probes on an optimized site both run.
+ */
+static void kpo_compat_post_and_aggregate(struct kunit *test)
+{
+	static struct kprobe post = {
+		.symbol_name = "kpo_c_opt",
+		.pre_handler = kpo_pre,
+		.post_handler = kpo_post,
+	};
+	static struct kprobe a = {
+		.symbol_name = "kpo_c_opt",
+		.pre_handler = kpo_pre,
+	};
+	static struct kprobe b = {
+		.symbol_name = "kpo_c_opt",
+		.pre_handler = kpo_pre,
+	};
+	void *addr = kpo_c_opt;
+	u32 orig = kpo_c_text(addr);
+
+	kpo_reset();
+	KUNIT_ASSERT_EQ(test, register_kprobe(&post), 0);
+	wait_for_kprobe_optimizer();
+	KUNIT_EXPECT_FALSE(test, kpo_optimized(&post));
+	KUNIT_EXPECT_FALSE(test, kpo_c_branches_to_detour(addr));
+	KUNIT_EXPECT_EQ(test, kpo_c_opt(2), 5);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kps.pre), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kps.post), 1);
+	/* the post_handler runs after the probed instruction only */
+	KUNIT_EXPECT_EQ(test, kps.ip_post, (unsigned long)addr + 4);
+
+	KUNIT_ASSERT_EQ(test, register_kprobe(&a), 0);
+	KUNIT_EXPECT_FALSE(test, kpo_optimized(&a));
+	unregister_kprobe(&post);
+	wait_for_kprobe_optimizer();
+	KUNIT_EXPECT_TRUE(test, kpo_optimized(&a));
+	KUNIT_EXPECT_TRUE(test, kpo_c_branches_to_detour(addr));
+
+	KUNIT_ASSERT_EQ(test, register_kprobe(&b), 0);
+	wait_for_kprobe_optimizer();
+	KUNIT_EXPECT_TRUE(test, kpo_optimized(&b));
+	kpo_reset();
+	KUNIT_EXPECT_EQ(test, kpo_c_opt(3), 6);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kps.pre), 2);
+	unregister_kprobe(&a);
+	KUNIT_EXPECT_EQ(test, kpo_c_opt(3), 6);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kps.pre), 3);
+	unregister_kprobe(&b);
+	KUNIT_EXPECT_EQ(test, kpo_c_text(addr), orig);
+	KUNIT_EXPECT_EQ(test, kpo_c_opt(3), 6);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kps.pre), 3);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kps.post), 0);
+}
+
+#ifdef CONFIG_KRETPROBES
+static int kpo_c_ret_value;
+static atomic_t kpo_c_rets;
+
+static int kpo_c_ret_handler(struct kretprobe_instance *ri,
+			     struct pt_regs *regs)
+{
+	kpo_c_ret_value = regs_return_value(regs);
+	atomic_inc(&kpo_c_rets);
+	return 0;
+}
+
+/* A kretprobe's entry through the detour hijacks the return as well. */
+static void kpo_compat_kretprobe(struct kunit *test)
+{
+	static struct kretprobe rp = {
+		.kp.symbol_name = "kpo_c_opt",
+		.handler = kpo_c_ret_handler,
+		.maxactive = 4,
+	};
+
+	atomic_set(&kpo_c_rets, 0);
+	KUNIT_ASSERT_EQ(test, register_kretprobe(&rp), 0);
+	wait_for_kprobe_optimizer();
+	KUNIT_EXPECT_TRUE(test, kpo_optimized(&rp.kp));
+	KUNIT_EXPECT_TRUE(test, kpo_c_branches_to_detour(kpo_c_opt));
+	KUNIT_EXPECT_EQ(test, kpo_c_opt(7), 10);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpo_c_rets), 1);
+	KUNIT_EXPECT_EQ(test, kpo_c_ret_value, 10);
+	KUNIT_EXPECT_EQ(test, kpo_c_opt(8), 11);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpo_c_rets), 2);
+	KUNIT_EXPECT_EQ(test, kpo_c_ret_value, 11);
+	unregister_kretprobe(&rp);
+	KUNIT_EXPECT_EQ(test, rp.nmissed, 0);
+}
+#endif
+#endif /* KPO_COMPAT_OPT */
+
+/* ---------------------------------------------------------------------
  * Kprobes on ftrace
  */
 #ifdef CONFIG_KPROBES_ON_FTRACE
@@ -634,7 +857,8 @@ static void kpo_ftrace_pre_post(struct kunit *test)
 		.pre_handler = kpo_pre,
 		.post_handler = kpo_post,
 	};
-	unsigned long site, hits, traps;
+	unsigned long site, traps;
+	unsigned long __maybe_unused hits;
 	struct kprobe *sp;
 	int i;
 
@@ -653,13 +877,18 @@ static void kpo_ftrace_pre_post(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, kprobe_ftrace(&kp));
 	KUNIT_EXPECT_FALSE(test, kprobe_optimized(sp));
 
+#ifdef CONFIG_X86
 	hits = kprobe_int3_hits();
+#endif
 	traps = kprobe_step_traps();
 	for (i = 0; i < 5; i++)
 		KUNIT_EXPECT_EQ(test, kpo_ftraced(i), i * 2 + 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&kps.pre), 5);
 	KUNIT_EXPECT_EQ(test, atomic_read(&kps.post), 5);
+	/* (only x86 counts its breakpoint hits) */
+#ifdef CONFIG_X86
 	KUNIT_EXPECT_EQ(test, kprobe_int3_hits() - hits, 0UL);
+#endif
 	KUNIT_EXPECT_EQ(test, kprobe_step_traps() - traps, 0UL);
 	/* as from a breakpoint on the call: past its int3, then after it */
 	KUNIT_EXPECT_EQ(test, kps.ip_pre, site + KPO_IP_BIAS);
@@ -844,26 +1073,32 @@ MODULE_PARM_DESC(workbench,
 
 /*
  * What the other cases take for granted, asserted: the architecture's
- * jump optimization and kprobes on ftrace are built in (x86_64 has both,
- * arm64 jump optimization only), and the ftrace targets really have an
- * ftrace site, so that the kpo_ftrace_* cases probe through ftrace and
- * do not skip.
+ * jump optimization is built in wherever the arch has it, and has cases
+ * here or in the arch's suite (arm64); x86_64 has kprobes on ftrace; and
+ * the ftrace targets really have an ftrace site, so that the kpo_ftrace_*
+ * cases probe through ftrace and do not skip.
  */
 static void kpo_configured(struct kunit *test)
 {
 	int x86 = IS_ENABLED(CONFIG_X86);
+	int cases = (x86 && IS_ENABLED(CONFIG_OPTPROBES)) ||
+		    IS_ENABLED(CONFIG_ARM64) || KPO_COMPAT_OPT;
 
 	if (!workbench)
 		kunit_skip(test, "not the workbench's configuration (workbench=0)");
 
 	KUNIT_EXPECT_EQ(test, IS_ENABLED(CONFIG_OPTPROBES),
 			IS_ENABLED(CONFIG_HAVE_OPTPROBES));
-	KUNIT_EXPECT_EQ(test, IS_ENABLED(CONFIG_OPTPROBES),
-			x86 || IS_ENABLED(CONFIG_ARM64));
-	KUNIT_EXPECT_EQ(test, IS_ENABLED(CONFIG_KPROBES_ON_FTRACE), x86);
+	KUNIT_EXPECT_EQ(test, IS_ENABLED(CONFIG_OPTPROBES), cases);
+	if (x86)
+		KUNIT_EXPECT_TRUE(test, IS_ENABLED(CONFIG_KPROBES_ON_FTRACE));
+	else if (IS_ENABLED(CONFIG_ARM64))
+		KUNIT_EXPECT_FALSE(test, IS_ENABLED(CONFIG_KPROBES_ON_FTRACE));
 	if (IS_ENABLED(CONFIG_KPROBES_ON_FTRACE)) {
 		unsigned long f = (unsigned long)kpo_ftraced;
 		unsigned long f2 = (unsigned long)kpo_ftraced2;
+		/* powerpc's is past the TOC setup and a mflr */
+		unsigned long most = x86 ? 4 : 16;
 
 		/*
 		 * The site is in the function, at its entry (after ENDBR);
@@ -871,9 +1106,9 @@ static void kpo_configured(struct kunit *test)
 		 * a relocation to a non-ENDBR address, which objtool flags.
 		 */
 		KUNIT_EXPECT_GE(test, ftrace_location(f), f);
-		KUNIT_EXPECT_LE(test, ftrace_location(f) - f, 4UL);
+		KUNIT_EXPECT_LE(test, ftrace_location(f) - f, most);
 		KUNIT_EXPECT_GE(test, ftrace_location(f2), f2);
-		KUNIT_EXPECT_LE(test, ftrace_location(f2) - f2, 4UL);
+		KUNIT_EXPECT_LE(test, ftrace_location(f2) - f2, most);
 	}
 	/* the targets are real, callable functions */
 	KUNIT_EXPECT_EQ(test, kpo_ftraced(0), 1);
@@ -891,6 +1126,13 @@ static struct kunit_case kprobes_opt_cases[] = {
 	KUNIT_CASE(kpo_refused_disabled),
 	KUNIT_CASE(kpo_sysctl_round_trip),
 	KUNIT_CASE_SLOW(kpo_all_cpus),
+#endif
+#if KPO_COMPAT_OPT
+	KUNIT_CASE(kpo_compat_optimized),
+	KUNIT_CASE(kpo_compat_post_and_aggregate),
+#ifdef CONFIG_KRETPROBES
+	KUNIT_CASE(kpo_compat_kretprobe),
+#endif
 #endif
 #ifdef CONFIG_KPROBES_ON_FTRACE
 	KUNIT_CASE(kpo_ftrace_pre_post),

@@ -614,6 +614,10 @@ static __always_inline bool kprobe_ftrace_killed(void)
  * void arch_remove_optimized_kprobe(struct optimized_kprobe *op)
  *	kprobe_mutex held; release the buffer (free_optinsn_slot()).  The
  *	op itself is freed after an RCU-tasks grace period.
+ *
+ * The architectures of KPROBES_COMPAT with jump optimization (arm,
+ * powerpc) keep the contract their code was written for, with its own
+ * struct optimized_kprobe: <linux/kprobes_compat.h>.
  */
 enum kprobe_opt_state {
 	KPROBE_OPT_REFUSED = -1,	/* the arch cannot optimize it */
@@ -622,6 +626,7 @@ enum kprobe_opt_state {
 	KPROBE_OPT_OPTIMIZED,		/* the jump is in the text */
 };
 
+#ifndef CONFIG_KPROBES_COMPAT
 /**
  * struct optimized_kprobe - jump optimization state of one site
  * @kp: the site's probe
@@ -632,7 +637,7 @@ enum kprobe_opt_state {
  *	what this says (one load; read locklessly by the hit path)
  * @allowed: the core allows optimizing (armed, no jprobe ...)
  * @err: why the arch refused (KPROBE_OPT_REFUSED)
- * @list: in the optimizer's list of all ops
+ * @node: in the optimizer's list of all ops
  * @hnode: in the optimizer's table of ops by site
  * @queue: on the optimizer's queue or a batch being (un)optimized
  * @rcu: freeing after RCU-tasks
@@ -645,7 +650,7 @@ struct optimized_kprobe {
 	bool retired;
 	bool allowed;
 	int err;
-	struct list_head list;
+	struct list_head node;
 	struct hlist_node hnode;
 	struct list_head queue;
 	struct rcu_head rcu;
@@ -658,11 +663,16 @@ bool arch_within_optimized_kprobe(struct optimized_kprobe *op,
 				  unsigned long addr);
 void arch_optimize_kprobes(struct list_head *ops);
 void arch_unoptimize_kprobes(struct list_head *ops);
-bool arch_disarm_optimized_kprobes(struct list_head *ops);
 void arch_remove_optimized_kprobe(struct optimized_kprobe *op);
+#endif /* !CONFIG_KPROBES_COMPAT */
+
+bool arch_disarm_optimized_kprobes(struct list_head *ops);
 
 kprobe_opcode_t *get_optinsn_slot(void);
-void free_optinsn_slot(kprobe_opcode_t *slot);
+void free_optinsn_slot(kprobe_opcode_t *slot, int dirty);
+/* the pages of detour buffers (weak: alloc_insn_page()'s) */
+void *alloc_optinsn_page(void);
+void free_optinsn_page(void *page);
 #endif /* CONFIG_OPTPROBES */
 
 /*

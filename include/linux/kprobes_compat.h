@@ -19,7 +19,10 @@
  * - return probes: arches without rethook provide arch_prepare_kretprobe()
  *   and a trampoline, __kretprobe_trampoline, which calls
  *   kretprobe_trampoline_handler(); arches with rethook hook returns
- *   through it (CONFIG_KRETPROBE_ON_RETHOOK).
+ *   through it (CONFIG_KRETPROBE_ON_RETHOOK);
+ * - jump optimization (arm, powerpc): the struct optimized_kprobe below,
+ *   the arch_*optimize* functions on lists linked by its ->list, and
+ *   opt_pre_handler() from the detour's callback.
  */
 #ifndef _LINUX_KPROBES_COMPAT_H
 #define _LINUX_KPROBES_COMPAT_H
@@ -77,5 +80,60 @@ kretprobe_trampoline_handler(struct pt_regs *regs, void *fp)
 	return __kretprobe_trampoline_handler(regs, fp);
 }
 #endif
+
+#ifdef CONFIG_OPTPROBES
+/**
+ * struct optimized_kprobe - a site's jump optimization, as arm and powerpc
+ *	know it
+ * @kp: the arch's copy of the site's probe: its address, opcode, ainsn
+ *	(after arch_prepare_optimized_kprobe()) and flags (OPTIMIZED while
+ *	the jump is in the text, DISABLED once the site is retired).  The
+ *	detour's callback makes it the running probe and hands it to
+ *	opt_pre_handler().
+ * @list: the arch's lists of ops to (un)optimize
+ * @optinsn: the arch's part (detour buffer, the replaced instruction)
+ * @site: the site's probe (the kprobe of the hash table)
+ * @live, @state, @retired, @allowed, @err, @node, @hnode, @queue, @rcu:
+ *	the optimizer's (kernel/kprobes_opt.c), as in the struct of the
+ *	other arches (<linux/kprobes.h>)
+ *
+ * The optimizer drives it through kernel/kprobes_compat.c, which keeps
+ * the contract of the optimizer this arch code was written for:
+ * arch_prepare_optimized_kprobe(op, orig) with text_mutex and
+ * cpus_read_lock() held, arch_optimize_kprobes() on the ops linked by
+ * @list (each taken off it), arch_unoptimize_kprobes() (moved to the
+ * done list) with text_mutex and cpus_read_lock() held; regions of one
+ * instruction, so a breakpoint hit while the op waits for the optimizer
+ * steps as any other.
+ */
+struct optimized_kprobe {
+	struct kprobe kp;
+	struct list_head list;
+	struct arch_optimized_insn optinsn;
+	struct kprobe *site;
+	struct kprobe *live;
+	int state;
+	bool retired;
+	bool allowed;
+	int err;
+	struct list_head node;
+	struct hlist_node hnode;
+	struct list_head queue;
+	struct rcu_head rcu;
+};
+
+int arch_prepare_optimized_kprobe(struct optimized_kprobe *op,
+				  struct kprobe *orig);
+int arch_check_optimized_kprobe(struct optimized_kprobe *op);
+int arch_within_optimized_kprobe(struct optimized_kprobe *op,
+				 kprobe_opcode_t *addr);
+void arch_optimize_kprobes(struct list_head *oplist);
+void arch_unoptimize_kprobes(struct list_head *oplist,
+			     struct list_head *done_list);
+void arch_unoptimize_kprobe(struct optimized_kprobe *op);
+void arch_remove_optimized_kprobe(struct optimized_kprobe *op);
+int arch_prepared_optinsn(struct arch_optimized_insn *optinsn);
+void opt_pre_handler(struct kprobe *p, struct pt_regs *regs);
+#endif /* CONFIG_OPTPROBES */
 
 #endif /* _LINUX_KPROBES_COMPAT_H */

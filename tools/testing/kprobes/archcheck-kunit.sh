@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # archcheck-kunit.sh FLAVOUR [ARCH]: build a kernel of another
-# architecture (riscv64, the only one so far) with the KUnit suites of
+# architecture (riscv64, arm, ppc64le) with the KUnit suites of
 # kprobes and run them under QEMU (TCG): the base's pristine
 # lib/test_kprobes.c (suite kprobes_test; in the ours flavour it is staged
 # as lib/test_kprobes_base.c) and those of ours that are not x86- or
@@ -14,7 +14,9 @@ arch=${2:-riscv64}
 kp_check_flavour "$fl"
 case $arch in
 riscv64) cross=riscv64-linux-gnu- ;;
-*) kp_die "archcheck-kunit.sh: no KUnit boot for '$arch' (riscv64 only)" ;;
+arm) cross=arm-linux-gnueabihf- ;;
+ppc64le) cross=powerpc64le-linux-gnu- ;;
+*) kp_die "archcheck-kunit.sh: no KUnit boot for '$arch' (riscv64 arm ppc64le)" ;;
 esac
 command -v "${cross}gcc" >/dev/null ||
 	kp_die "no ${cross}gcc: run ARCHES=$arch tools/testing/kprobes/deps.sh"

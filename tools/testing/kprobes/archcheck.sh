@@ -160,8 +160,8 @@ for fl in $flavours; do
 	done
 done
 
-# The boots: KUnit on riscv64 (archcheck-kunit.sh) and on i386
-# (i386-kunit.sh), ours and upstream (not in the fast mode).
+# The boots: KUnit on riscv64, arm and ppc64le (archcheck-kunit.sh) and
+# on i386 (i386-kunit.sh), ours and upstream (not in the fast mode).
 ac_boot() {	# ac_boot LABEL COMMAND...: run one boot, count its cases
 	local out rc p f
 	kp_log "archcheck: $1 KUnit boot"
@@ -177,9 +177,11 @@ ac_boot() {	# ac_boot LABEL COMMAND...: run one boot, count its cases
 }
 if [ "$fast" != 1 ] && [ "${KP_ARCHCHECK_KUNIT:-1}" = 1 ]; then
 	for fl in $flavours; do
-		case " $arches " in *" riscv64 "*)
-			ac_boot "$fl riscv64" "$KP_TOOLS/archcheck-kunit.sh" "$fl" riscv64 ;;
-		esac
+		for a in riscv64 arm ppc64le; do
+			case " $arches " in *" $a "*)
+				ac_boot "$fl $a" "$KP_TOOLS/archcheck-kunit.sh" "$fl" "$a" ;;
+			esac
+		done
 		case " $arches " in *" i386 "*)
 			ac_boot "$fl i386" "$KP_TOOLS/i386-kunit.sh" "$fl" ;;
 		esac

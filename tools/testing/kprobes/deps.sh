@@ -27,13 +27,14 @@ pkgs=(gcc make flex bison bc libelf-dev libssl-dev cpio kmod rsync xz-utils
 # (Debian 12's default clang is 14).
 case " $arches " in *" x86_64 "*) pkgs+=(clang-16 lld-16 llvm-16) ;; esac
 # The other architectures of make archcheck: cross compilers only when
-# asked for, and QEMU with OpenSBI for the riscv64 KUnit boot.
+# asked for, and QEMU (with OpenSBI for riscv64) for the KUnit boots of
+# riscv64, arm and ppc64le.
 for a in $arches; do
 	case $a in
 	riscv64) pkgs+=(gcc-riscv64-linux-gnu binutils-riscv64-linux-gnu qemu-system-misc opensbi) ;;
-	ppc64le) pkgs+=(gcc-powerpc64le-linux-gnu binutils-powerpc64le-linux-gnu) ;;
+	ppc64le) pkgs+=(gcc-powerpc64le-linux-gnu binutils-powerpc64le-linux-gnu qemu-system-ppc) ;;
 	s390x) pkgs+=(gcc-s390x-linux-gnu binutils-s390x-linux-gnu) ;;
-	arm) pkgs+=(gcc-arm-linux-gnueabihf binutils-arm-linux-gnueabihf) ;;
+	arm) pkgs+=(gcc-arm-linux-gnueabihf binutils-arm-linux-gnueabihf qemu-system-arm) ;;
 	mips) pkgs+=(gcc-mips-linux-gnu binutils-mips-linux-gnu) ;;
 	esac
 done

@@ -357,7 +357,7 @@ int arch_prepare_optimized_kprobe(struct optimized_kprobe *op)
 
 fail:
 	kfree(code);
-	free_optinsn_slot((kprobe_opcode_t *)buf);
+	free_optinsn_slot((kprobe_opcode_t *)buf, 0);
 	return ret;
 }
 
@@ -486,6 +486,6 @@ bool arch_disarm_optimized_kprobes(struct list_head *ops)
  */
 void arch_remove_optimized_kprobe(struct optimized_kprobe *op)
 {
-	free_optinsn_slot(op->optinsn.buf);
+	free_optinsn_slot(op->optinsn.buf, 0);
 	op->optinsn.buf = NULL;
 }

@@ -301,7 +301,7 @@ int arch_prepare_optimized_kprobe(struct optimized_kprobe *op)
 	WRITE_ONCE(p->ainsn.op, op);
 	return 0;
 fail:
-	free_optinsn_slot(op->optinsn.detour);
+	free_optinsn_slot(op->optinsn.detour, 0);
 	op->optinsn.detour = NULL;
 	return ret;
 }
@@ -412,7 +412,7 @@ void arch_unoptimize_kprobes(struct list_head *ops)
 void arch_remove_optimized_kprobe(struct optimized_kprobe *op)
 {
 	WRITE_ONCE(op->kp->ainsn.op, NULL);
-	free_optinsn_slot(op->optinsn.detour);
+	free_optinsn_slot(op->optinsn.detour, 0);
 	op->optinsn.detour = NULL;
 }
 
