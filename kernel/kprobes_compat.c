@@ -149,13 +149,13 @@ void __weak arch_kretprobe_fixup_return(struct pt_regs *regs,
  * one instruction with a branch to a detour buffer whose callback runs
  * opt_pre_handler() on the op's embedded copy of the site; the optimizer
  * of kernel/kprobes_opt.c decides when, as for x86 and arm64, and calls
- * in here (kprobes_internal.h: opt_arch_*()).  The region being one
+ * in here (kprobes_internal.h: kprobe_opt_arch_*()).  The region being one
  * instruction, nothing the optimizer promises about a region's tail
  * asks anything of this arch code.
  */
 
 /* kprobe_mutex held; @sp is armed with its breakpoint. */
-int kprobe_compat_opt_prepare(struct optimized_kprobe *op, struct kprobe *sp)
+int kprobe_opt_arch_prepare(struct optimized_kprobe *op, struct kprobe *sp)
 {
 	int ret;
 
@@ -176,7 +176,7 @@ int kprobe_compat_opt_prepare(struct optimized_kprobe *op, struct kprobe *sp)
 }
 
 /* Inside the region and past its first byte: never, for one instruction. */
-bool kprobe_compat_opt_within(struct optimized_kprobe *op,
+bool kprobe_opt_arch_within(struct optimized_kprobe *op,
 			      unsigned long addr)
 {
 	return addr != (unsigned long)op->kp.addr &&
@@ -188,7 +188,7 @@ bool kprobe_compat_opt_within(struct optimized_kprobe *op,
  * holds kprobe_mutex, cpus_read_lock() and text_mutex, and every site is
  * armed and enabled.
  */
-void kprobe_compat_optimize(struct list_head *ops)
+void kprobe_opt_arch_optimize(struct list_head *ops)
 {
 	struct optimized_kprobe *op;
 	LIST_HEAD(batch);
@@ -208,7 +208,7 @@ void kprobe_compat_optimize(struct list_head *ops)
  * The branches of @ops go back to breakpoints (the arch arms op->kp over
  * each), same locks.  The text of a GONE site is freed: left alone.
  */
-void kprobe_compat_unoptimize(struct list_head *ops)
+void kprobe_opt_arch_unoptimize(struct list_head *ops)
 {
 	struct optimized_kprobe *op, *tmp;
 	LIST_HEAD(batch);
@@ -231,7 +231,7 @@ void kprobe_compat_unoptimize(struct list_head *ops)
  * callback returns at once for a disabled op->kp.  A task already past
  * that test finds op->live NULL in opt_pre_handler().
  */
-void kprobe_compat_opt_retire(struct optimized_kprobe *op)
+void kprobe_opt_arch_retire(struct optimized_kprobe *op)
 {
 	WRITE_ONCE(op->kp.flags, op->kp.flags | KPROBE_FLAG_DISABLED);
 }

@@ -133,43 +133,15 @@ bool kprobe_opt_committed(struct kprobe *sp);
  * it on this one); the others are called directly.
  */
 #ifdef CONFIG_KPROBES_COMPAT
-int kprobe_compat_opt_prepare(struct optimized_kprobe *op, struct kprobe *sp);
-bool kprobe_compat_opt_within(struct optimized_kprobe *op,
-			      unsigned long addr);
-void kprobe_compat_optimize(struct list_head *ops);
-void kprobe_compat_unoptimize(struct list_head *ops);
-void kprobe_compat_opt_retire(struct optimized_kprobe *op);
+int kprobe_opt_arch_prepare(struct optimized_kprobe *op, struct kprobe *sp);
+bool kprobe_opt_arch_within(struct optimized_kprobe *op, unsigned long addr);
+void kprobe_opt_arch_optimize(struct list_head *ops);
+void kprobe_opt_arch_unoptimize(struct list_head *ops);
+void kprobe_opt_arch_retire(struct optimized_kprobe *op);
 
 static inline struct kprobe *opt_site(struct optimized_kprobe *op)
 {
 	return op->site;
-}
-
-static inline int opt_arch_prepare(struct optimized_kprobe *op,
-				   struct kprobe *sp)
-{
-	return kprobe_compat_opt_prepare(op, sp);
-}
-
-static inline bool opt_arch_within(struct optimized_kprobe *op,
-				   unsigned long addr)
-{
-	return kprobe_compat_opt_within(op, addr);
-}
-
-static inline void opt_arch_optimize(struct list_head *ops)
-{
-	kprobe_compat_optimize(ops);
-}
-
-static inline void opt_arch_unoptimize(struct list_head *ops)
-{
-	kprobe_compat_unoptimize(ops);
-}
-
-static inline void opt_arch_retire(struct optimized_kprobe *op)
-{
-	kprobe_compat_opt_retire(op);
 }
 #else
 static inline struct kprobe *opt_site(struct optimized_kprobe *op)
@@ -177,30 +149,30 @@ static inline struct kprobe *opt_site(struct optimized_kprobe *op)
 	return op->kp;
 }
 
-static inline int opt_arch_prepare(struct optimized_kprobe *op,
+static inline int kprobe_opt_arch_prepare(struct optimized_kprobe *op,
 				   struct kprobe *sp)
 {
 	op->kp = sp;
 	return arch_prepare_optimized_kprobe(op);
 }
 
-static inline bool opt_arch_within(struct optimized_kprobe *op,
+static inline bool kprobe_opt_arch_within(struct optimized_kprobe *op,
 				   unsigned long addr)
 {
 	return arch_within_optimized_kprobe(op, addr);
 }
 
-static inline void opt_arch_optimize(struct list_head *ops)
+static inline void kprobe_opt_arch_optimize(struct list_head *ops)
 {
 	arch_optimize_kprobes(ops);
 }
 
-static inline void opt_arch_unoptimize(struct list_head *ops)
+static inline void kprobe_opt_arch_unoptimize(struct list_head *ops)
 {
 	arch_unoptimize_kprobes(ops);
 }
 
-static inline void opt_arch_retire(struct optimized_kprobe *op)
+static inline void kprobe_opt_arch_retire(struct optimized_kprobe *op)
 {
 }
 #endif /* CONFIG_KPROBES_COMPAT */

@@ -87,7 +87,7 @@ static void op_retire(struct optimized_kprobe *op)
 	/* The site is freed after the caller's grace period. */
 	WRITE_ONCE(op->retired, true);
 	WRITE_ONCE(op->live, NULL);
-	opt_arch_retire(op);
+	kprobe_opt_arch_retire(op);
 }
 
 /* Worth an op: could be optimized but for neighbours and the sysctl. */
@@ -107,7 +107,7 @@ static struct optimized_kprobe *op_create(struct kprobe *sp)
 		return NULL;
 	op->live = sp;
 	INIT_LIST_HEAD(&op->queue);
-	ret = opt_arch_prepare(op, sp);
+	ret = kprobe_opt_arch_prepare(op, sp);
 	if (ret) {
 		op->state = KPROBE_OPT_REFUSED;
 		op->err = ret;
@@ -146,7 +146,7 @@ static void unoptimize_list(struct list_head *ops)
 		return;
 	cpus_read_lock();
 	mutex_lock(&text_mutex);
-	opt_arch_unoptimize(ops);
+	kprobe_opt_arch_unoptimize(ops);
 	mutex_unlock(&text_mutex);
 	cpus_read_unlock();
 	list_for_each_entry_safe(op, tmp, ops, queue) {
@@ -213,7 +213,7 @@ void kprobe_opt_arming(kprobe_opcode_t *addr)
 	lockdep_assert_held(&kprobe_mutex);
 	list_for_each_entry(op, &opt_all, node) {
 		if (op->state <= KPROBE_OPT_IDLE ||
-		    !opt_arch_within(op, (unsigned long)addr))
+		    !kprobe_opt_arch_within(op, (unsigned long)addr))
 			continue;
 		if (op->state == KPROBE_OPT_QUEUED) {
 			unoptimize_op(op);
@@ -321,7 +321,7 @@ void kprobe_opt_retire(struct kprobe *sp)
 		return;
 	list_for_each_entry(op, &opt_all, node)
 		if (opt_site(op) != sp && op->state == KPROBE_OPT_IDLE &&
-		    opt_arch_within(op, (unsigned long)sp->addr))
+		    kprobe_opt_arch_within(op, (unsigned long)sp->addr))
 			op_evaluate(op);
 }
 
@@ -404,7 +404,7 @@ static void optimizer(struct work_struct *work)
 	if (!list_empty(&batch)) {
 		cpus_read_lock();
 		mutex_lock(&text_mutex);
-		opt_arch_optimize(&batch);
+		kprobe_opt_arch_optimize(&batch);
 		mutex_unlock(&text_mutex);
 		cpus_read_unlock();
 	}
