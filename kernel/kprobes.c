@@ -315,7 +315,7 @@ struct slot_cache {
 	const char *name;		/* of its pages in kallsyms and perf */
 	struct mutex lock;		/* protects pages' maps, and dying */
 	struct list_head pages;		/* RCU list of struct slot_page */
-	unsigned int slot_size;		/* 0: slot_cache_size() says */
+	unsigned int slot_size;		/* both set at boot: slot_cache_size() */
 	unsigned int nr_slots;
 	void *(*page_alloc)(void);	/* a page of executable memory */
 	void (*page_free)(void *page);
@@ -436,6 +436,25 @@ static void __init slot_cache_size(struct slot_cache *c, size_t bytes)
 	WARN_ON(!c->nr_slots);
 }
 
+/*
+ * A page for @c with every slot free, or NULL: the executable page comes
+ * first (the scarce one), then its bitmap, which gives the page back if
+ * it cannot be had.
+ */
+static struct slot_page *slot_page_new(struct slot_cache *c)
+{
+	void *base = c->page_alloc();
+	struct slot_page *sp;
+
+	sp = base ? kzalloc(struct_size(sp, map, BITS_TO_LONGS(c->nr_slots)),
+			    GFP_KERNEL) : NULL;
+	if (sp)
+		sp->base = base;
+	else if (base)
+		c->page_free(base);
+	return sp;
+}
+
 static kprobe_opcode_t *slot_alloc(struct slot_cache *c)
 {
 	struct slot_page *sp;
@@ -452,15 +471,9 @@ static kprobe_opcode_t *slot_alloc(struct slot_cache *c)
 			continue;
 		goto found;
 	}
-	sp = kzalloc(struct_size(sp, map, BITS_TO_LONGS(c->nr_slots)),
-		     GFP_KERNEL);
+	sp = slot_page_new(c);
 	if (!sp)
 		return NULL;
-	sp->base = c->page_alloc();
-	if (!sp->base) {
-		kfree(sp);
-		return NULL;
-	}
 	list_add_rcu(&sp->list, &c->pages);
 	perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL, (unsigned long)sp->base,
 			   PAGE_SIZE, false, c->name);
