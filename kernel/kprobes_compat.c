@@ -254,10 +254,9 @@ void opt_pre_handler(struct kprobe *p, struct pt_regs *regs)
 	struct optimized_kprobe *op = container_of(p, struct optimized_kprobe, kp);
 	struct kprobe *sp = READ_ONCE(op->live);
 
-	if (!sp || kprobe_disabled(sp))
-		return;
-	__this_cpu_write(current_kprobe, sp);
-	kprobe_run_pre(sp, regs);
+	/* the arch did kprobe_missed()'s test, and resets current_kprobe */
+	if (sp)
+		kprobe_enter_pre(sp, regs);
 }
 
 NOKPROBE_SYMBOL(opt_pre_handler);
