@@ -989,14 +989,12 @@ static int site_write(struct kprobe_site *site, bool arm)
 		site->armed = false;
 		return 0;
 	}
-	cpus_read_lock();
-	mutex_lock(&text_mutex);
-	if (arm)
-		arch_arm_kprobe(&site->kp);
-	else
-		arch_disarm_kprobe(&site->kp);
-	mutex_unlock(&text_mutex);
-	cpus_read_unlock();
+	scoped_guard(kprobe_text) {
+		if (arm)
+			arch_arm_kprobe(&site->kp);
+		else
+			arch_disarm_kprobe(&site->kp);
+	}
 	site->armed = arm;
 	return 0;
 }

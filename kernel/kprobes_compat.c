@@ -16,7 +16,6 @@
 #define pr_fmt(fmt) "kprobes: " fmt
 
 #include <linux/kprobes.h>
-#include <linux/cpu.h>
 #include <linux/kdebug.h>
 #include <linux/memory.h>
 #include <linux/notifier.h>
@@ -165,19 +164,15 @@ int kprobe_opt_arch_prepare(struct optimized_kprobe *op, struct kprobe *sp)
 	op->kp.opcode = sp->opcode;
 	op->kp.ainsn = sp->ainsn;
 	/* as for arch_prepare_kprobe(): they patch their buffers as text */
-	cpus_read_lock();
-	mutex_lock(&text_mutex);
-	ret = arch_prepare_optimized_kprobe(op, sp);
-	mutex_unlock(&text_mutex);
-	cpus_read_unlock();
+	scoped_guard(kprobe_text)
+		ret = arch_prepare_optimized_kprobe(op, sp);
 	/* arm records in @sp whether the detour runs the instruction itself */
 	op->kp.ainsn = sp->ainsn;
 	return ret;
 }
 
 /* Inside the region and past its first byte: never, for one instruction. */
-bool kprobe_opt_arch_within(struct optimized_kprobe *op,
-			      unsigned long addr)
+bool kprobe_opt_arch_within(struct optimized_kprobe *op, unsigned long addr)
 {
 	return addr != (unsigned long)op->kp.addr &&
 	       arch_within_optimized_kprobe(op, (kprobe_opcode_t *)addr);

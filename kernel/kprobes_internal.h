@@ -9,9 +9,21 @@
 #define _KERNEL_KPROBES_INTERNAL_H
 
 #include <linux/kprobes.h>
+#include <linux/cleanup.h>
+#include <linux/cpu.h>
+#include <linux/memory.h>
 #include <linux/mutex.h>
 
 extern struct mutex kprobe_mutex;
+
+/*
+ * What every write of ours to kernel text holds, inside kprobe_mutex: no
+ * CPU comes or goes (stop_machine() users), and text_mutex.  Taken as
+ * guard(kprobe_text)() or scoped_guard(kprobe_text).
+ */
+DEFINE_LOCK_GUARD_0(kprobe_text,
+		    cpus_read_lock(); mutex_lock(&text_mutex),
+		    mutex_unlock(&text_mutex); cpus_read_unlock())
 
 /* Takes kprobe_mutex (kretprobes, which must not trust their own fields). */
 bool kprobe_registered(struct kprobe *p);
@@ -150,14 +162,14 @@ static inline struct kprobe *opt_site(struct optimized_kprobe *op)
 }
 
 static inline int kprobe_opt_arch_prepare(struct optimized_kprobe *op,
-				   struct kprobe *sp)
+					  struct kprobe *sp)
 {
 	op->kp = sp;
 	return arch_prepare_optimized_kprobe(op);
 }
 
 static inline bool kprobe_opt_arch_within(struct optimized_kprobe *op,
-				   unsigned long addr)
+					  unsigned long addr)
 {
 	return arch_within_optimized_kprobe(op, addr);
 }

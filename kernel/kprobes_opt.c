@@ -144,11 +144,8 @@ static void unoptimize_list(struct list_head *ops)
 
 	if (list_empty(ops))
 		return;
-	cpus_read_lock();
-	mutex_lock(&text_mutex);
-	kprobe_opt_arch_unoptimize(ops);
-	mutex_unlock(&text_mutex);
-	cpus_read_unlock();
+	scoped_guard(kprobe_text)
+		kprobe_opt_arch_unoptimize(ops);
 	list_for_each_entry_safe(op, tmp, ops, queue) {
 		list_del_init(&op->queue);
 		set_state(op, KPROBE_OPT_IDLE);
@@ -253,11 +250,8 @@ static bool disarm_list(struct list_head *ops)
 
 	if (list_empty(ops))
 		return false;
-	cpus_read_lock();
-	mutex_lock(&text_mutex);
-	done = arch_disarm_optimized_kprobes(ops);
-	mutex_unlock(&text_mutex);
-	cpus_read_unlock();
+	scoped_guard(kprobe_text)
+		done = arch_disarm_optimized_kprobes(ops);
 	if (!done) {
 		unoptimize_list(ops);
 		return false;
@@ -402,11 +396,8 @@ static void optimizer(struct work_struct *work)
 
 	mutex_lock(&kprobe_mutex);
 	if (!list_empty(&batch)) {
-		cpus_read_lock();
-		mutex_lock(&text_mutex);
-		kprobe_opt_arch_optimize(&batch);
-		mutex_unlock(&text_mutex);
-		cpus_read_unlock();
+		scoped_guard(kprobe_text)
+			kprobe_opt_arch_optimize(&batch);
 	}
 	list_for_each_entry_safe(op, tmp, &batch, queue) {
 		list_del_init(&op->queue);

@@ -128,7 +128,6 @@ static unsigned int __maybe_unused kpo_second_offset(void)
 #if defined(CONFIG_OPTPROBES) && \
 	(defined(CONFIG_ARM) || defined(CONFIG_PPC64_ELF_ABI_V2))
 #define KPO_COMPAT_OPT 1
-#include <asm/cacheflush.h>
 
 asmlinkage int kpo_c_opt(int x);
 
