@@ -39,6 +39,13 @@ static void kretprobe_rethook_return(struct rethook_node *node, void *data,
 		rp->nmissed++;
 		return;
 	}
+	/*
+	 * A kretprobe may have only an entry_handler (the instance then
+	 * carries nothing back): its returns are still hooked, since the
+	 * entry_handler may want the instance, and end here.
+	 */
+	if (!rp->handler)
+		return;
 	ri = container_of(node, struct kretprobe_instance, node);
 	__this_cpu_write(current_kprobe, &rp->kp);
 	kprobe_set_status(KPROBE_HIT_ACTIVE);

@@ -878,6 +878,41 @@ static void kpt_caller_flags(struct kunit *test)
 }
 
 /*
+ * A kretprobe with an entry_handler and no return handler: legal (the
+ * entry_handler alone may be all a user wants, counting calls with the
+ * instance pool's limits), and its returns must come home quietly.  The
+ * rethook-based kretprobes of the compat architectures called the NULL
+ * return handler: an oops at the first return (riscv64, ppc64le).
+ */
+static atomic_t kpt_entry_only_calls;
+
+static int kpt_entry_only(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	atomic_inc(&kpt_entry_only_calls);
+	return 0;
+}
+
+static void kpt_kretprobe_entry_only(struct kunit *test)
+{
+	struct kretprobe rp = {
+		.kp.addr = KPT_ADDR(kpt_target2),
+		.entry_handler = kpt_entry_only,
+	};
+	int i;
+
+	if (!IS_ENABLED(CONFIG_KRETPROBES))
+		kunit_skip(test, "no kretprobes in this configuration");
+	atomic_set(&kpt_entry_only_calls, 0);
+	KUNIT_ASSERT_EQ(test, register_kretprobe(&rp), 0);
+	for (i = 0; i < 5; i++)
+		KUNIT_EXPECT_EQ(test, kpt_target2(i), i ^ 0x5a);
+	unregister_kretprobe(&rp);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpt_entry_only_calls), 5);
+	KUNIT_EXPECT_EQ(test, rp.nmissed, 0);
+	KUNIT_EXPECT_EQ(test, rp.kp.nmissed, 0UL);
+}
+
+/*
  * Slot pages are freed while RCU readers walk them: kernel_text_address()
  * (every unwinder asks it about addresses it meets), kallsyms' listing of
  * the slot pages, a stack trace.  A reader standing on a page that is
@@ -1176,6 +1211,7 @@ static struct kunit_case kprobes_core_cases[] = {
 	KUNIT_CASE(kpt_batch),
 	KUNIT_CASE(kpt_fault_handler),
 	KUNIT_CASE(kpt_caller_flags),
+	KUNIT_CASE(kpt_kretprobe_entry_only),
 	KUNIT_CASE(kpt_post_handler_gone),
 	KUNIT_CASE(kpt_blacklist_copies),
 	KUNIT_CASE(kpt_unregister_wait),
