@@ -95,6 +95,7 @@ static LIST_HEAD(retired_sites);
 static LIST_HEAD(kprobe_blacklist);
 static bool kprobes_all_disarmed;
 static bool kprobes_ready;
+struct workqueue_struct *kprobes_wq __ro_after_init;
 
 #ifndef CONFIG_KPROBES_COMPAT	/* there the arch code defines both */
 DEFINE_PER_CPU(struct kprobe *, current_kprobe);
@@ -566,7 +567,7 @@ static void slot_free(struct slot_cache *c, void *slot)
 	mutex_lock(&c->lock);
 	list_add_tail(&ds->list, &c->dying);
 	mutex_unlock(&c->lock);
-	schedule_work(&c->reaper);
+	queue_work(kprobes_wq, &c->reaper);
 }
 
 /**
@@ -1905,6 +1906,12 @@ static int __init init_kprobes(void)
 {
 	int ret;
 
+	/* before any registration: nothing is queued until then */
+	kprobes_wq = alloc_workqueue("kprobes", WQ_UNBOUND, 0);
+	if (!kprobes_wq) {
+		pr_err("disabled: no workqueue\n");
+		return -ENOMEM;
+	}
 	slot_cache_size(&insn_slots, KPROBE_INSN_SLOT_SIZE);
 #ifdef CONFIG_OPTPROBES
 	slot_cache_size(&optinsn_slots, KPROBE_OPTINSN_SLOT_SIZE);

@@ -13,6 +13,7 @@
 #include <linux/cpu.h>
 #include <linux/memory.h>
 #include <linux/mutex.h>
+#include <linux/workqueue.h>
 
 extern struct mutex kprobe_mutex;
 
@@ -24,6 +25,15 @@ extern struct mutex kprobe_mutex;
 DEFINE_LOCK_GUARD_0(kprobe_text,
 		    cpus_read_lock(); mutex_lock(&text_mutex),
 		    mutex_unlock(&text_mutex); cpus_read_unlock())
+
+/*
+ * The deferred work of kprobes (the jump optimizer, the slot reapers)
+ * runs here: it sleeps in RCU-tasks grace periods, which last as long as
+ * the slowest task takes to reach a voluntary context switch.  On a
+ * system workqueue it would hold up every flush of that workqueue, and
+ * the work queued behind it, for that long.
+ */
+extern struct workqueue_struct *kprobes_wq;
 
 /* Takes kprobe_mutex (kretprobes, which must not trust their own fields). */
 bool kprobe_registered(struct kprobe *p);

@@ -134,7 +134,7 @@ static void queue_op(struct optimized_kprobe *op)
 	/* Hits go through the detour copy from here on. */
 	set_state(op, KPROBE_OPT_QUEUED);
 	list_add_tail(&op->queue, &opt_queue);
-	schedule_delayed_work(&optimizer_work, OPTIMIZE_DELAY);
+	queue_delayed_work(kprobes_wq, &optimizer_work, OPTIMIZE_DELAY);
 }
 
 /* Write the original bytes back behind the breakpoints of @ops. */

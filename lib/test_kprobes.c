@@ -1019,6 +1019,84 @@ static void kpt_slot_reaper(struct kunit *test)
 }
 
 /*
+ * kprobes' deferred work (the slot reapers, the jump optimizer) sleeps in
+ * RCU-tasks grace periods, which last until every task has passed a
+ * voluntary context switch.  It runs on kprobes' own workqueue: a flush
+ * of a system workqueue, and the work queued behind it, must not wait
+ * for such a grace period.  A kthread that never sleeps (cond_resched()
+ * is no voluntary switch) holds the grace period; a freed slot queues
+ * the reaper, which waits for it; a flush of system_percpu_wq (the
+ * workqueue of schedule_work()) from another kthread must finish while
+ * the grace period is still held.  With the reaper queued by
+ * schedule_work() (as before) the flush waits for it and the case fails
+ * after its 10 s bound (a bound on a wait that otherwise never ends
+ * while the holdout runs, not a speed check).
+ */
+struct kpt_holdout {
+	struct completion running;
+	struct completion flushed;
+	bool stop;
+};
+
+static int kpt_holdout_fn(void *data)
+{
+	struct kpt_holdout *h = data;
+
+	complete(&h->running);
+	while (!READ_ONCE(h->stop))
+		cond_resched();
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+static int kpt_flusher_fn(void *data)
+{
+	struct kpt_holdout *h = data;
+
+	__flush_workqueue(system_percpu_wq);
+	complete(&h->flushed);
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+static void kpt_own_workqueue(struct kunit *test)
+{
+	struct task_struct *holdout, *flusher;
+	struct kpt_holdout h = { .stop = false };
+	kprobe_opcode_t *slot;
+	bool flushed;
+
+	/* there cond_resched() ends the grace period the holdout should hold */
+	if (!IS_ENABLED(CONFIG_TASKS_RCU))
+		kunit_skip(test, "no RCU-tasks: synchronize_rcu_tasks() is synchronize_rcu()");
+	init_completion(&h.running);
+	init_completion(&h.flushed);
+	slot = get_insn_slot();
+	KUNIT_ASSERT_NOT_NULL(test, slot);
+	holdout = kthread_run(kpt_holdout_fn, &h, "kpt_holdout");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(holdout));
+	wait_for_completion(&h.running);
+	/* queues the reaper, which now waits for the holdout */
+	free_insn_slot(slot, 0);
+	flusher = kthread_run(kpt_flusher_fn, &h, "kpt_flusher");
+	if (IS_ERR(flusher)) {
+		WRITE_ONCE(h.stop, true);
+		kthread_stop(holdout);
+		KUNIT_FAIL(test, "no flusher thread");
+		return;
+	}
+	flushed = wait_for_completion_timeout(&h.flushed, 10 * HZ);
+	WRITE_ONCE(h.stop, true);
+	wait_for_completion(&h.flushed);
+	kthread_stop(flusher);
+	kthread_stop(holdout);
+	KUNIT_EXPECT_TRUE_MSG(test, flushed,
+			      "a flush of system_percpu_wq waited for kprobes' RCU-tasks grace period");
+}
+
+/*
  * unregister_kprobe() returns only when no CPU can be in a hit of the
  * probe: it waits for the RCU readers that may hold it (every hit is
  * one).  A kthread on the other CPU sits in rcu_read_lock(), standing in
@@ -1212,6 +1290,7 @@ static struct kunit_case kprobes_core_cases[] = {
 	KUNIT_CASE(kpt_fault_handler),
 	KUNIT_CASE(kpt_caller_flags),
 	KUNIT_CASE(kpt_kretprobe_entry_only),
+	KUNIT_CASE_SLOW(kpt_own_workqueue),
 	KUNIT_CASE(kpt_post_handler_gone),
 	KUNIT_CASE(kpt_blacklist_copies),
 	KUNIT_CASE(kpt_unregister_wait),
