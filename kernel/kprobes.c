@@ -221,6 +221,11 @@ void kprobes_inc_nmissed_count(struct kprobe *p)
 {
 	struct kprobe *q;
 
+#if defined(CONFIG_KPROBES_COMPAT) && defined(CONFIG_OPTPROBES)
+	p = kprobe_opt_compat_site(p);
+	if (!p)
+		return;
+#endif
 	if (!is_site(p)) {
 		p->nmissed++;
 		return;

@@ -153,6 +153,34 @@ void __weak arch_kretprobe_fixup_return(struct pt_regs *regs,
  * asks anything of this arch code.
  */
 
+/*
+ * The mark of an op's own kprobe, which only arm's and powerpc's optprobes
+ * code sees: nothing calls it (they call opt_pre_handler() directly).
+ */
+static int opt_kp_mark(struct kprobe *p, struct pt_regs *regs)
+{
+	return 0;
+}
+
+/*
+ * When another probe is running on this CPU, arm's and powerpc's detour
+ * callbacks count the hit they skip on &op->kp, which is none of the
+ * users' probes: kprobes_inc_nmissed_count() asks here whose it is, and
+ * counts it on the site (each of its probes), as a breakpoint hit would.
+ * NULL once the site is retired: then nobody is left to count it on.
+ */
+struct kprobe *kprobe_opt_compat_site(struct kprobe *p)
+{
+	struct optimized_kprobe *op;
+
+	if (p->pre_handler != opt_kp_mark)
+		return p;
+	op = container_of(p, struct optimized_kprobe, kp);
+	return READ_ONCE(op->live);
+}
+
+NOKPROBE_SYMBOL(kprobe_opt_compat_site);
+
 /* kprobe_mutex held; @sp is armed with its breakpoint. */
 int kprobe_opt_arch_prepare(struct optimized_kprobe *op, struct kprobe *sp)
 {
@@ -160,6 +188,7 @@ int kprobe_opt_arch_prepare(struct optimized_kprobe *op, struct kprobe *sp)
 
 	op->site = sp;
 	INIT_LIST_HEAD(&op->list);
+	op->kp.pre_handler = opt_kp_mark;
 	op->kp.addr = sp->addr;
 	op->kp.opcode = sp->opcode;
 	op->kp.ainsn = sp->ainsn;

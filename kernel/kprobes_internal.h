@@ -160,6 +160,8 @@ bool kprobe_opt_arch_within(struct optimized_kprobe *op, unsigned long addr);
 void kprobe_opt_arch_optimize(struct list_head *ops);
 void kprobe_opt_arch_unoptimize(struct list_head *ops);
 void kprobe_opt_arch_retire(struct optimized_kprobe *op);
+/* The probe a miss counted on an op's own kprobe belongs to. */
+struct kprobe *kprobe_opt_compat_site(struct kprobe *p);
 
 static inline struct kprobe *opt_site(struct optimized_kprobe *op)
 {

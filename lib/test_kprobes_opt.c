@@ -695,16 +695,40 @@ static void kpo_all_cpus(struct kunit *test)
 #if KPO_COMPAT_OPT
 
 /*
+ * A second probe whose pre_handler calls the optimized target: that hit
+ * comes while a probe runs, and is missed.  arm's and powerpc's detour
+ * callbacks count it on their own copy of the site's kprobe; it must
+ * reach the user's probe (kprobes_inc_nmissed_count()).
+ */
+static int kpo_c_nested_ret;
+
+static noinline __used __noipa int kpo_c_caller(int x)
+{
+	return READ_ONCE(x) + 1;
+}
+
+static int kpo_c_outer_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	WRITE_ONCE(kpo_c_nested_ret, kpo_c_opt(4));
+	return 0;
+}
+
+/*
  * The probe becomes a branch to a detour buffer; hits run the handler
- * with the probed address and the instruction's effect; disabling puts
- * the original instruction back, enabling optimizes again, and
- * unregistering leaves the original text.
+ * with the probed address and the instruction's effect; a hit from
+ * inside another probe's handler is missed and counted on the probe;
+ * disabling puts the original instruction back, enabling optimizes
+ * again, and unregistering leaves the original text.
  */
 static void kpo_compat_optimized(struct kunit *test)
 {
 	static struct kprobe kp = {
 		.symbol_name = "kpo_c_opt",
 		.pre_handler = kpo_pre,
+	};
+	static struct kprobe outer = {
+		.symbol_name = "kpo_c_caller",
+		.pre_handler = kpo_c_outer_pre,
 	};
 	void *addr = kpo_c_opt;
 	u32 orig = kpo_c_text(addr);
@@ -721,6 +745,17 @@ static void kpo_compat_optimized(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&kps.pre), 10);
 	KUNIT_EXPECT_EQ(test, kps.ip_pre, (unsigned long)addr);
 	KUNIT_EXPECT_EQ(test, kp.nmissed, 0UL);
+
+	outer.addr = NULL;
+	outer.flags = 0;
+	KUNIT_ASSERT_EQ(test, register_kprobe(&outer), 0);
+	WRITE_ONCE(kpo_c_nested_ret, 0);
+	KUNIT_EXPECT_EQ(test, kpo_c_caller(1), 2);
+	unregister_kprobe(&outer);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(kpo_c_nested_ret), 7);
+	KUNIT_EXPECT_TRUE(test, kpo_optimized(&kp));
+	KUNIT_EXPECT_EQ(test, atomic_read(&kps.pre), 10);
+	KUNIT_EXPECT_EQ(test, kp.nmissed, 1UL);
 
 	KUNIT_EXPECT_EQ(test, disable_kprobe(&kp), 0);
 	KUNIT_EXPECT_FALSE(test, kpo_optimized(&kp));
