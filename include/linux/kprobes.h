@@ -96,6 +96,59 @@ typedef int (*kprobe_fault_handler_t)(struct kprobe *p, struct pt_regs *regs,
 				      int trapnr);
 
 /**
+ * DOC: Handler context
+ *
+ * Every handler (a kprobe's pre_handler, post_handler and fault_handler,
+ * a kretprobe's entry_handler and handler, a jprobe's entry) runs in one
+ * context, whichever way the hit came: the breakpoint trap, with the
+ * instruction stepped out of line, emulated or boosted; the post copy
+ * (x86: the post_handler called from the slot, no second trap); an
+ * optimized probe's detour; the ftrace callback of a probe on ftrace;
+ * the kretprobe trampoline; a jprobe's entry.  The breakpoint trap sets
+ * the standard, and every other path gives its handlers what an
+ * exception entry gives them, in code that says so next to it.  A
+ * handler may rely on:
+ *
+ * - Atomic context: preemption and interrupts disabled.  A handler must
+ *   not sleep.  It may run in NMI context (a probe in an NMI handler).
+ * - RCU watching (rcu_is_watching()), so RCU readers in a handler are
+ *   safe, and unregistration's grace period waits for every handler in
+ *   flight.  A hit where RCU does not watch (idle code between
+ *   ct_idle_enter() and ct_idle_exit()) enters RCU as an NMI does, for the
+ *   time of its handlers.
+ * - kprobe_running() is the probe whose handler runs (a kretprobe's own
+ *   kp in its handlers) and its status (kprobe_ctlblk) says where the hit
+ *   stands: KPROBE_HIT_ACTIVE in a pre_handler, entry_handler or return
+ *   handler, KPROBE_HIT_SSDONE in a post_handler.  A probe hit during a
+ *   handler calls none of its own handlers: it counts in nmissed.
+ * - No user access: user memory is reachable only through the nofault
+ *   accessors, and they fail (-EFAULT) there.  x86: EFLAGS.AC clear, so
+ *   SMAP stays armed.  arm64: PSTATE.PAN set, and user access disabled
+ *   (TTBR0 switched away on CPUs without PAN) even when the probed code
+ *   was inside a user access window.
+ * - x86: EFLAGS.DF clear, so string instructions, memcpy() and memset()
+ *   work forwards even when the probed code runs with DF set.
+ * - arm64: PSTATE.DAIF all masked, as a debug exception leaves them;
+ *   with pseudo-NMIs (irqchip.gicv3_pseudo_nmi=1) the PMR as an exception
+ *   entry leaves it; PSTATE.BTYPE clear.
+ * - Faults: a fault in a handler (or in the probed instruction's copy)
+ *   goes to the running probe's fault_handler, then to the exception
+ *   tables, so the nofault accessors are safe; a fault of an exception
+ *   nested in the handler (an NMI, a watchpoint) is never given to it.
+ * - pt_regs as the breakpoint trap fills them: the probed code's
+ *   registers and flags as they stood (x86: its EFLAGS with its own IF,
+ *   DF and AC; arm64: its PSTATE with DAIF, PAN, SSBS, DIT and TCO), and
+ *   every field an exception entry writes (x86: cs, ss, sp, orig_ax -1;
+ *   arm64: sp and pmr_save; the arm64 trampolines also write orig_x0 and
+ *   syscallno (NO_SYSCALL), which an EL1 exception leaves unwritten,
+ *   rather than leave stack contents there).  The instruction
+ *   pointer is the probed address in a pre_handler (x86: the address + 1,
+ *   as after its int3), the next instruction in a post_handler, the
+ *   return address in a kretprobe's handler.  Changes a handler makes to
+ *   pt_regs take effect as documented for its handler type.
+ */
+
+/**
  * struct kprobe - a probe on one kernel instruction
  * @hlist: internal: link in the address hash (unhashed when unregistered)
  * @list: internal: link in the probe's site (empty when unregistered)
