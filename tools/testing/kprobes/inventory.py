@@ -21,13 +21,18 @@ one flavour or on one architecture lists only those.
       the skipped cases, the failed ones and the closing line
       "N passed, N failed, N skipped".  Exit 1 unless 0 failed and at
       least one passed.
-  inventory.py update [--flavour F] RESULTS...
+  inventory.py update [--flavour F] [--drop PATTERN]... RESULTS...
       Rewrites the inventory from what the RESULTS files (of make check:
       build/check-FLAVOUR.results) ran: for each flavour, architecture
       and kind present in them, the cases listed there become exactly
       those that ran.  Allowed skips and their reasons are kept; a case
       that skipped without permission is listed as must-run (the next
       check fails on it until someone writes down why it may skip).
+      A case the inventory lists and the run did not run is dropped only
+      when a --drop PATTERN (a shell glob on "KIND NAME" or on NAME)
+      names it: otherwise update lists those cases, writes nothing and
+      exits 1, so that a test that quietly stopped running (an #ifdef,
+      an early exit) cannot vanish from the inventory by an update.
       Review the change with git diff.
   inventory.py lint
       Checks the file's syntax.
@@ -41,6 +46,7 @@ x86_64:run.guest-completed...: a suite that did not finish, a guest that
 did not reach its end): counted, never inventoried.
 """
 import argparse
+import fnmatch
 import os
 import re
 import sys
@@ -311,13 +317,19 @@ def check(args):
     return 0 if not nfailed and passed else 1
 
 
+def dropped(patterns, kind, name):
+    """Does a --drop pattern name this case?"""
+    return any(fnmatch.fnmatchcase('%s %s' % (kind, name), p) or
+               fnmatch.fnmatchcase(name, p) for p in patterns or ())
+
+
 def update(args):
     header, entries, errors = read_inventory(args.inventory)
     if errors:
         for e in errors:
             print(e, file=sys.stderr)
         return 1
-    added, removed, unskipped = [], [], []
+    added, removed, unskipped, refused = [], [], [], []
     for path in args.results:
         fields, results = read_results(path)
         fl = args.flavour or fields.get('flavour')
@@ -334,8 +346,12 @@ def update(args):
             where = (fl, arch)
             for e in entries.values():
                 if e.kind == kind and where in e.where and e.name not in cases:
+                    gone = '%s %s %s:%s' % (kind, e.name, fl, arch)
+                    if not dropped(args.drop, kind, e.name):
+                        refused.append(gone)
+                        continue
                     del e.where[where]
-                    removed.append('%s %s %s:%s' % (kind, e.name, fl, arch))
+                    removed.append(gone)
             for case, status in sorted(cases.items()):
                 e = entries.get((kind, case))
                 if e is None:
@@ -347,6 +363,14 @@ def update(args):
                         ' (it FAILED in this run)' if status in FAIL else ''))
                 if status in SKIP and not e.where[where]:
                     unskipped.append('%s %s %s:%s' % (kind, case, fl, arch))
+    if refused:
+        for r in refused:
+            print('not run, and no --drop names it: ' + r)
+        print('%s: unchanged: %d listed cases did not run; if they are gone '
+              'on purpose, repeat with --drop for each (a glob on "KIND NAME" '
+              'or NAME), else find out why they did not run' %
+              (os.path.relpath(args.inventory), len(refused)))
+        return 1
     for e in entries.values():
         if not any(e.where.values()):
             e.reason = ''
@@ -382,6 +406,9 @@ def main():
     c.add_argument('results')
     u = sub.add_parser('update')
     u.add_argument('--flavour')
+    u.add_argument('--drop', action='append', default=[], metavar='PATTERN',
+                   help='let update drop the listed cases this glob names '
+                   '(on "KIND NAME" or NAME) that did not run')
     u.add_argument('results', nargs='+')
     sub.add_parser('lint')
     args = ap.parse_args()

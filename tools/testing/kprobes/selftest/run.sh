@@ -11,7 +11,8 @@
 #  - guest logs without an end marker, without a boot;
 #  - the inventory: a missing case, a case it does not list, a skip it
 #    does not allow (all FAIL), an allowed skip (counted as skipped), the
-#    closing line, and update followed by check (0 failed);
+#    closing line, update refusing to drop a case no --drop names, and
+#    update followed by check (0 failed);
 #  - the staged tree check: a surviving upstream file, a file differing
 #    from ours, our file.
 #
@@ -194,7 +195,15 @@ has inventory.failing-case-counted '^10 passed, 1 failed, 0 skipped$'
 printf '# header\n' > "$tmp/inv"
 printf 'KUNIT kprobes_core.kpt_gone ours:x86_64 upstream:x86_64\n' >> "$tmp/inv"
 results ours "$ST/kunit-clean.log" "$ST/guest-clean.log"
-expect_rc inventory.update 0 inv update "$tmp/res"
+cp "$tmp/inv" "$tmp/inv.before"
+expect_rc inventory.update-refuses-removal 1 inv update "$tmp/res"
+has inventory.update-refusal-names '^not run, and no --drop names it: KUNIT kprobes_core\.kpt_gone ours:x86_64$'
+if cmp -s "$tmp/inv" "$tmp/inv.before"; then
+	ok inventory.update-refusal-writes-nothing
+else
+	bad inventory.update-refusal-writes-nothing "(the inventory changed)"
+fi
+expect_rc inventory.update 0 inv update --drop 'kprobes_core.kpt_gone' "$tmp/res"
 has inventory.update-removes '^removed: KUNIT kprobes_core\.kpt_gone ours:x86_64$'
 expect_rc inventory.update-then-check 0 inv check --no-append "$tmp/res"
 if grep -q '^KUNIT   kprobes_core.kpt_gone  *upstream:x86_64$' "$tmp/inv" &&
