@@ -43,8 +43,7 @@ smoke=0
 arches=${ARCHES:-x86_64}
 runs=${KP_BENCH_RUNS:-3}
 top=$KP_BUILD
-results=${KP_RESULTS:-$KP_TOOLS/results}
-case $results in /*) ;; *) results=$KP_ROOT/$results ;; esac
+results=$KP_RESULTS
 run=$(date -u +%Y-%m-%dT%H%MZ)-$(echo $arches | tr ' ' '-')
 if [ $smoke = 1 ]; then
 	flavours=ours
@@ -92,11 +91,9 @@ boot() {
 
 # What the whole run measured: the tree, the knobs, the host.
 run_meta() {
-	local changed
-	changed=$(git -C "$KP_ROOT" status --porcelain -- kernel include arch lib samples patches tools 2>/dev/null | wc -l)
 	{
 		echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-		echo "git: $(git -C "$KP_ROOT" rev-parse HEAD 2>/dev/null || echo unknown) ($changed files changed from it in kernel/ include/ arch/ lib/ samples/ patches/ tools/)"
+		kp_git_state
 		echo "arches: $arches flavours: $flavours configs: $configs wall boots: $runs"
 		echo "guest parameters: $params $reg"
 		echo "host: $(nproc) cpus, load at start $(cut -d' ' -f1-3 /proc/loadavg)"

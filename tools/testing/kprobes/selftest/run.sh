@@ -20,7 +20,9 @@
 #    verdicts, the report and README's per-hit block made from the
 #    stored runs (current run, history, the raw files named), the empty
 #    case, --check on a hand edit, and the repository's own README.md
-#    and results/REPORT.md up to date with its stored results.
+#    and results/REPORT.md up to date with its stored results; the
+#    report's stress and archcheck sections on crafted stored runs
+#    (selftest/stress/, selftest/archcheck/).
 #
 # One "SELFTEST <name> PASS|FAIL [why]" line per check; exit 1 if any
 # failed.  Quick (seconds), so make check runs it first.
@@ -270,6 +272,20 @@ expect_rc bench.report-empty 0 rep
 cp "$tmp/rep/README.md" "$tmp/out"
 has bench.readme-empty 'No benchmark result is stored yet: `make bench`'
 hasnt bench.readme-empty-no-table '^\| k \|'
+# the stress and archcheck sections, from runs stored as stress.sh and
+# archcheck.sh store them (selftest/stress/, selftest/archcheck/)
+mkdir -p "$tmp/rep2/results"
+cp -r "$ST/stress" "$ST/archcheck" "$tmp/rep2/results/"
+printf '%s\n<!-- bench-table end -->\n' "$begin" > "$tmp/rep2/README.md"
+expect_rc report.stress-archcheck 0 br report --results "$tmp/rep2/results" --readme "$tmp/rep2/README.md"
+cp "$tmp/rep2/results/REPORT.md" "$tmp/out"
+has report.stress-row '^\| x86_64 \| ours \| 1000 \(50\) \| 500 \| 90000 \| 0 \| E22 500 \| 17 \| 0 \|$'
+has report.stress-failed '^\| arm64 \| ours \| 400 \(50\) \| 380 \| .* \| 16 \| kernel-clean \|$'
+has report.stress-raw-files '^Raw results: \[`stress/2026-11-25T1800Z-x86_64-arm64/`\]'
+has report.archcheck-build-pass '^\| riscv64 \| ours \| vmlinux \| PASS \| KPROBES=y .*KPROBES_COMPAT=y'
+has report.archcheck-build-fail '^\| mips \| ours \| vmlinux \| FAIL \| build '
+has report.archcheck-kunit '^\| riscv64 \| ours \| 15 \| 1 \| 1 \|$'
+has report.archcheck-closing '^Closing line: `archcheck: 23 passed, 2 failed`$'
 # the repository's own: README.md and results/REPORT.md are what the
 # stored results make (nobody edited them by hand)
 expect_rc bench.repository-report-up-to-date 0 br report --check
