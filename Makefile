@@ -9,6 +9,7 @@
 #   make bench    per-hit and registration cost, ours beside upstream
 #   make stress   the long runs: concurrency, lifetimes, probe everything
 #   make archcheck  the other architectures: cross builds, riscv64 arm ppc64le KUnit
+#   make report   results/REPORT.md and README's bench table from the stored results
 #
 # FLAVOUR=ours (default) or FLAVOUR=upstream (the untouched base, same
 # config); ARCH=x86_64 or ARCH=arm64 (check: both when not given).
@@ -25,12 +26,12 @@ ARCHES := x86_64 arm64
 endif
 DEMO_ARCH := $(firstword $(if $(filter command line,$(origin ARCH)),$(ARCH),x86_64))
 
-.PHONY: all demo check shell series lint bench stress archcheck deps stage build kunit itest clean distclean help
+.PHONY: all demo check shell series lint bench report stress archcheck deps stage build kunit itest clean distclean help
 
 all: help
 
 help:
-	@sed -n '3,14p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,15p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	ARCHES="$(ARCHES)" $(T)/deps.sh
@@ -68,8 +69,13 @@ series: deps
 lint: deps
 	$(T)/checkpatch.sh
 
+# Keeps the raw results in $(T)/results/bench/ and regenerates the report.
 bench: deps
 	ARCHES="$(ARCHES)" $(T)/bench.sh
+
+# The report of the stored results, and README's per-hit table (seconds).
+report:
+	python3 $(T)/bench-report.py report
 
 stress: deps
 	FLAVOUR=$(FLAVOUR) ARCHES="$(ARCHES)" KP_DEBUG=$(DEBUG) $(T)/stress.sh

@@ -23,6 +23,32 @@ fast=${KP_ARCHCHECK_FAST:-0}
 mode=vmlinux
 [ "$fast" = 1 ] && mode=fast
 
+# What the run prints is kept (to be committed) in
+# $KP_RESULTS/archcheck/RUN/ (RUN: UTC start and mode) as
+# archcheck.results, with run.meta; bench-report.py report adds it to
+# results/REPORT.md.  The run itself is this script again, underneath.
+if [ -z "${KP_ARCHCHECK_RUN:-}" ]; then
+	started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+	store=$KP_RESULTS/archcheck/$(date -u +%Y-%m-%dT%H%MZ)-$mode
+	out=$(mktemp)
+	KP_ARCHCHECK_RUN=1 "$0" "$@" | tee "$out"
+	rc=${PIPESTATUS[0]}
+	mkdir -p "$store"
+	{
+		echo "date: $started"
+		kp_git_state
+		echo "arches: $arches flavours: $flavours mode: $mode"
+		echo "base: $(kp_base_used)"
+		echo "host: $(nproc) cpus, load at the end $(cut -d' ' -f1-3 /proc/loadavg)"
+	} > "$store/run.meta"
+	sed "s|$KP_ROOT/||g" "$out" > "$store/archcheck.results"
+	rm -f "$out"
+	python3 "$KP_TOOLS/bench-report.py" report --results "$KP_RESULTS" >&2 ||
+		kp_log "the report was not regenerated"
+	kp_log "results in $store: commit them with the report"
+	exit "$rc"
+fi
+
 # arch -> kernel ARCH, cross compiler prefix, defconfig target, and the
 # arch's kprobes objects ("SYMS:object": built when each CONFIG_SYM of the
 # comma-separated SYMS is y, or is not when written !SYM).
@@ -165,6 +191,7 @@ done
 ac_boot() {	# ac_boot LABEL COMMAND...: run one boot, count its cases
 	local out rc p f
 	kp_log "archcheck: $1 KUnit boot"
+	echo "# KUnit boot: $1"
 	shift
 	out=$("$@")
 	rc=$?

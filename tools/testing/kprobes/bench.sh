@@ -15,13 +15,21 @@
 # Each configuration of KP_BENCH_CONFIGS (default: both) is measured
 # apart: "workbench" (the config of make check) and "defaults" (the
 # kernel's defaults plus kprobes: configs/bench-defaults.config, built in
-# $KP_BUILD/bench-defaults).  Results per configuration in
-# $KP_BUILD/bench/CONFIG/: the boots' logs, what each boot ran on
-# (*.meta: base, config, QEMU, host load), raw.txt (every BENCHRES line
-# of every boot, with its boot), the table (table.txt), results.json and
-# results.csv.
+# $KP_BUILD/bench-defaults).
+#
+# The raw results are kept, to be committed: one directory per run,
+# $KP_RESULTS/bench/RUN/ (KP_RESULTS default tools/testing/kprobes/results;
+# RUN is the UTC start and the arches, e.g. 2026-11-26T1630Z-x86_64-arm64)
+# with run.meta (date, git HEAD, knobs, host) and per configuration
+# CONFIG/: every boot's console log and what it ran on (*.meta: base,
+# config, QEMU, host load).  At the end bench-report.py report rewrites
+# $KP_RESULTS/REPORT.md and README.md's per-hit table from all stored
+# runs.  What is derived and not kept, in $KP_BUILD/bench/CONFIG/:
+# raw.txt (every BENCHRES line of every boot, with its boot), the table
+# (table.txt), results.json and results.csv.
 # --smoke (used by make check): the ours flavour only, tiny sizes, one
-# boot per arch; proves the benchmark runs and its output parses.
+# boot per arch, in $KP_BUILD/bench/smoke (nothing kept); proves the
+# benchmark runs and its output parses.
 # Knobs: KP_BENCH_N (calls per per-hit row), KP_BENCH_MT, KP_BENCH_REG
 # (registration sizes, comma-separated), KP_BENCH_BUDGET (seconds of
 # guest time a registration row may take, extrapolated: bigger sizes are
@@ -35,6 +43,8 @@ smoke=0
 arches=${ARCHES:-x86_64}
 runs=${KP_BENCH_RUNS:-3}
 top=$KP_BUILD
+results=$KP_RESULTS
+run=$(date -u +%Y-%m-%dT%H%MZ)-$(echo $arches | tr ' ' '-')
 if [ $smoke = 1 ]; then
 	flavours=ours
 	configs=workbench
@@ -66,7 +76,7 @@ meta() {
 		echo "log: $(basename "$log")"
 		echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 		echo "base: $(kp_base_used)"
-		echo "flavour: $fl arch: $arch config: $cfg ($(sha1sum < "$conf" | cut -c1-12) of $conf)"
+		echo "flavour: $fl arch: $arch config: $cfg ($(sha1sum < "$conf" | cut -c1-12) of ${conf#"$KP_ROOT"/})"
 		echo "config options: $(grep -E '^CONFIG_(MITIGATION_RETPOLINE|MITIGATION_RETHUNK|X86_KERNEL_IBT|PREEMPT|PREEMPT_NONE|PREEMPT_VOLUNTARY|PREEMPT_DYNAMIC|OPTPROBES|KPROBES_ON_FTRACE|ARM64_BTI_KERNEL|ARM64_PTR_AUTH_KERNEL|JPROBES)=' "$conf" | tr '\n' ' ')"
 		echo "qemu: $(qemu_version "$arch") -smp $smp $extra"
 		echo "host load: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cpus"
@@ -79,6 +89,21 @@ boot() {
 		"$KP_TOOLS/boot.sh" "$1" "$2" bench "$4" > /dev/null || true
 }
 
+# What the whole run measured: the tree, the knobs, the host.
+run_meta() {
+	{
+		echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+		kp_git_state
+		echo "arches: $arches flavours: $flavours configs: $configs wall boots: $runs"
+		echo "guest parameters: $params $reg"
+		echo "host: $(nproc) cpus, load at start $(cut -d' ' -f1-3 /proc/loadavg)"
+	} > "$1/run.meta"
+}
+if [ $smoke = 0 ]; then
+	mkdir -p "$results/bench/$run"
+	run_meta "$results/bench/$run"
+fi
+
 for cfg in $configs; do
 	(
 	case $cfg in
@@ -86,9 +111,10 @@ for cfg in $configs; do
 	defaults) export KP_CONFIG_SET=defaults KP_BUILD=$top/bench-defaults ;;
 	*) kp_die "unknown bench config $cfg (workbench or defaults)" ;;
 	esac
-	out=$top/bench/$cfg
-	[ $smoke = 1 ] && out=$top/bench/smoke
-	mkdir -p "$out"
+	out=$results/bench/$run/$cfg
+	dest=$top/bench/$cfg
+	[ $smoke = 1 ] && out=$top/bench/smoke dest=$out
+	mkdir -p "$out" "$dest"
 	for arch in $arches; do
 		for fl in $flavours; do
 			[ $smoke = 1 ] || "$KP_TOOLS/build.sh" "$fl" "$arch"
@@ -111,7 +137,16 @@ for cfg in $configs; do
 	# Every result line of every boot, with the boot it came from.
 	for l in "$out"/*.log; do
 		tr -d '\r' < "$l" | grep -a 'BENCHRES ' | sed "s|^.*BENCHRES |$(basename "$l" .log) |"
-	done > "$out/raw.txt"
-	python3 "$KP_TOOLS/bench-report.py" "$out" "$smoke" $arches | tee "$out/table.txt"
+	done > "$dest/raw.txt"
+	if [ $smoke = 1 ]; then
+		python3 "$KP_TOOLS/bench-report.py" "$out" "$smoke" $arches | tee "$out/table.txt"
+	else
+		python3 "$KP_TOOLS/bench-report.py" --dest "$dest" "$out" "$smoke" $arches | tee "$dest/table.txt"
+	fi
 	)
 done
+# The report and README's per-hit table, from every stored run.
+if [ $smoke = 0 ]; then
+	python3 "$KP_TOOLS/bench-report.py" report --results "$results"
+	kp_log "raw results in $results/bench/$run: commit them with the report and README.md"
+fi

@@ -65,3 +65,14 @@ kp_kmake() {
 	make -C "$(kp_src "$fl")" O="$(kp_obj "$fl" "$arch")" ARCH="$(kp_karch "$arch")" \
 		CROSS_COMPILE="$cross" CC="ccache ${cross}gcc" -j"$KP_JOBS" "$@"
 }
+
+# Stored results (make bench, make stress, make archcheck keep theirs
+# here, to be committed; bench-report.py report makes results/REPORT.md).
+KP_RESULTS=${KP_RESULTS:-$KP_TOOLS/results}
+case $KP_RESULTS in /*) ;; *) KP_RESULTS=$KP_ROOT/$KP_RESULTS ;; esac
+# What a stored run ran on: "git: HEAD (N files changed ...)".
+kp_git_state() {
+	local changed
+	changed=$(git -C "$KP_ROOT" status --porcelain -- kernel include arch lib samples patches tools 2>/dev/null | wc -l)
+	echo "git: $(git -C "$KP_ROOT" rev-parse HEAD 2>/dev/null || echo unknown) ($changed files changed from it in kernel/ include/ arch/ lib/ samples/ patches/ tools/)"
+}

@@ -8,13 +8,18 @@
 # fails on any kernel report.  KP_DEBUG=1 (make stress DEBUG=1) does it
 # all on the debug flavour of the build (configs/debug.config: KASAN,
 # lockdep, kmemleak...), in $KP_BUILD/debug, and runs the KUnit suites
-# there first.
+# there first.  The results and the consoles are kept in
+# $KP_RESULTS/stress/RUN/ (RUN: UTC start, arches, -debug) with run.meta,
+# to be committed; bench-report.py report adds them to results/REPORT.md.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 arches=${ARCHES:-x86_64 arm64}
 flavours=${FLAVOUR:-ours}
 [ "$flavours" = both ] && flavours="ours upstream"
 res=$KP_BUILD/stress.results
+started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+run=$(date -u +%Y-%m-%dT%H%MZ)-$(echo $arches | tr ' ' '-')
+[ "${KP_DEBUG:-0}" = 1 ] && run=$run-debug
 mkdir -p "$KP_BUILD"
 : > "$res"
 for arch in $arches; do
@@ -54,4 +59,29 @@ grep '^KPTEST' "$res"
 pass=$(grep -c '^KPTEST .* PASS' "$res")
 failn=$(grep -c '^KPTEST .* FAIL' "$res")
 echo "$pass passed, $failn failed"
+# Keep the raw results (to be committed): the results file and every
+# boot's console, with what the run ran on; then the report.
+store=$KP_RESULTS/stress/$run
+mkdir -p "$store"
+{
+	echo "date: $started"
+	kp_git_state
+	echo "arches: $arches flavours: $flavours debug: ${KP_DEBUG:-0}"
+	echo "guest parameters: ${KP_APPEND:-none (the defaults of guest/stress.sh)}"
+	echo "base: $(kp_base_used)"
+	for arch in $arches; do
+		case $arch in x86_64) q=qemu-system-x86_64 ;; *) q=qemu-system-aarch64 ;; esac
+		echo "qemu $arch: $($q --version 2>/dev/null | head -n 1)"
+	done
+	echo "host: $(nproc) cpus, load at the end $(cut -d' ' -f1-3 /proc/loadavg)"
+} > "$store/run.meta"
+sed "s|$KP_ROOT/||g" "$res" > "$store/stress.results"
+for arch in $arches; do
+	for fl in $flavours; do
+		[ -f "$KP_BUILD/stress-$fl-$arch.log" ] && cp "$KP_BUILD/stress-$fl-$arch.log" "$store/"
+	done
+done
+python3 "$KP_TOOLS/bench-report.py" report --results "$KP_RESULTS" >&2 ||
+	kp_log "the report was not regenerated"
+kp_log "raw results in $store: commit them with the report"
 [ "$failn" = 0 ] && [ "$pass" -gt 0 ]

@@ -14,7 +14,16 @@
 #    closing line, update refusing to drop a case no --drop names, and
 #    update followed by check (0 failed);
 #  - the staged tree check: a surviving upstream file, a file differing
-#    from ours, our file.
+#    from ours, our file;
+#  - the benchmark's parser and report (bench-report.py) on crafted
+#    bench guest logs (selftest/bench/: the smoke boot of make check, and
+#    two stored runs laid out as make bench stores them): the smoke
+#    verdicts, the report and README's per-hit block made from the
+#    stored runs (current run, history, the raw files named), the empty
+#    case, --check on a hand edit, and the repository's own README.md
+#    and results/REPORT.md up to date with its stored results; the
+#    report's stress and archcheck sections on crafted stored runs
+#    (selftest/stress/, selftest/archcheck/).
 #
 # One "SELFTEST <name> PASS|FAIL [why]" line per check; exit 1 if any
 # failed.  Quick (seconds), so make check runs it first.
@@ -228,5 +237,66 @@ echo stale > "$tmp/src/kernel/kprobes.c"
 expect_rc staged.differs 1 "$KP_TOOLS/no-upstream.sh" "$tmp/src" "$tmp/root" "$tmp/list"
 rm "$tmp/src/.kp-staged"
 expect_rc staged.not-staged 1 "$KP_TOOLS/no-upstream.sh" "$tmp/src" "$tmp/root" "$tmp/list"
+
+# 6. The benchmark: bench-report.py on crafted guest logs (selftest/bench/).
+br() { python3 "$KP_TOOLS/bench-report.py" "$@"; }
+expect_rc bench.smoke 0 br "$ST/bench/smoke" 1 x86_64
+has bench.smoke-verdict '^BENCH smoke\.x86_64\.ours PASS$'
+mkdir -p "$tmp/smoke"
+sed 's/done=10 attach_ns/done=9 attach_ns/' "$ST/bench/smoke/ours-x86_64-icount.log" > "$tmp/smoke/ours-x86_64-icount.log"
+expect_rc bench.smoke-attach-incomplete 1 br "$tmp/smoke" 1 x86_64
+has bench.smoke-attach-incomplete-named '^BENCH smoke\.x86_64\.ours FAIL$'
+expect_rc bench.smoke-no-log 1 br "$tmp/smoke" 1 arm64
+has bench.smoke-no-log-named '^BENCH arm64\.ours\.parse FAIL$'
+run=2026-11-25T1200Z-x86_64
+expect_rc bench.table 0 br --dest "$tmp/table" "$ST/bench/$run/workbench" 0 x86_64
+has bench.table-per-hit '^k kprobe with post_handler \(trap, stepped\) +300 +600 +0\.50 '
+has bench.table-na-reason '^j jprobe +350 +n/a \(arm\) '
+# the report: two stored runs, a README with the markers
+mkdir -p "$tmp/rep/results/bench"
+cp -r "$ST/bench/2026-"* "$tmp/rep/results/bench/"
+begin=$(python3 -c 'import importlib.util as u, sys; s = u.spec_from_file_location("b", sys.argv[1]); m = u.module_from_spec(s); s.loader.exec_module(m); print(m.BEGIN)' "$KP_TOOLS/bench-report.py")
+printf '# readme\n\n%s\nwhatever was here\n<!-- bench-table end -->\n\nthe rest\n' "$begin" > "$tmp/rep/README.md"
+rep() { br report --results "$tmp/rep/results" --readme "$tmp/rep/README.md" "$@"; }
+expect_rc bench.report-stale 1 rep --check
+expect_rc bench.report 0 rep
+cp "$tmp/rep/README.md" "$tmp/out"
+has bench.readme-per-hit '^\| k \| kprobe with post_handler \(trap, stepped\) \| 300 \| 600 \| 0\.50 \|$'
+has bench.readme-current-run "run $run \\(git 222222222222\\)"
+has bench.readme-links-report '\(results/REPORT\.md\)'
+hasnt bench.readme-block-replaced 'whatever was here'
+has bench.readme-rest-kept '^the rest$'
+cp "$tmp/rep/results/REPORT.md" "$tmp/out"
+has bench.report-names-raw-files "^Raw results: \\[\`results/bench/$run/\`\\]"
+has bench.report-names-raw-log '^\| ours-x86_64-icount\.log \| 2026-11-25T12:00:00Z \| QEMU emulator version 7\.2\.19 .* -smp 1 -icount shift=0 \| 1\.00 0\.90 0\.80 on 2 cpus \|$'
+has bench.report-base '^- base \(ours, upstream\): Debian linux-source-6\.12 6\.12\.117-1~deb12u1$'
+has bench.report-registration '^\| register 100 \(batch\) \| 100 ms \| 500 ms \| 0\.20 \|$'
+has bench.report-wall-clock '^\| k \| 1350 \[1200-1500\] \| 2700 \[2400-3000\] \| 0\.50 \|$'
+has bench.report-history '^\| \[2026-11-20T1000Z-x86_64\]\(bench/2026-11-20T1000Z-x86_64/\) \| 111111111111 \| x86_64 \| workbench \| 0\.55 \| 0\.55 \| - \| 0\.90 '
+expect_rc bench.report-up-to-date 0 rep --check
+sed -i 's/| 300 | 600 | 0.50 |/| 290 | 600 | 0.48 |/' "$tmp/rep/README.md"
+expect_rc bench.report-hand-edit-caught 1 rep --check
+rm -rf "$tmp/rep/results/bench"
+expect_rc bench.report-empty 0 rep
+cp "$tmp/rep/README.md" "$tmp/out"
+has bench.readme-empty 'No benchmark result is stored yet: `make bench`'
+hasnt bench.readme-empty-no-table '^\| k \|'
+# the stress and archcheck sections, from runs stored as stress.sh and
+# archcheck.sh store them (selftest/stress/, selftest/archcheck/)
+mkdir -p "$tmp/rep2/results"
+cp -r "$ST/stress" "$ST/archcheck" "$tmp/rep2/results/"
+printf '%s\n<!-- bench-table end -->\n' "$begin" > "$tmp/rep2/README.md"
+expect_rc report.stress-archcheck 0 br report --results "$tmp/rep2/results" --readme "$tmp/rep2/README.md"
+cp "$tmp/rep2/results/REPORT.md" "$tmp/out"
+has report.stress-row '^\| x86_64 \| ours \| 1000 \(50\) \| 500 \| 90000 \| 0 \| E22 500 \| 17 \| 0 \|$'
+has report.stress-failed '^\| arm64 \| ours \| 400 \(50\) \| 380 \| .* \| 16 \| kernel-clean \|$'
+has report.stress-raw-files '^Raw results: \[`stress/2026-11-25T1800Z-x86_64-arm64/`\]'
+has report.archcheck-build-pass '^\| riscv64 \| ours \| vmlinux \| PASS \| KPROBES=y .*KPROBES_COMPAT=y'
+has report.archcheck-build-fail '^\| mips \| ours \| vmlinux \| FAIL \| build '
+has report.archcheck-kunit '^\| riscv64 \| ours \| 15 \| 1 \| 1 \|$'
+has report.archcheck-closing '^Closing line: `archcheck: 23 passed, 2 failed`$'
+# the repository's own: README.md and results/REPORT.md are what the
+# stored results make (nobody edited them by hand)
+expect_rc bench.repository-report-up-to-date 0 br report --check
 
 [ $nfail = 0 ]
