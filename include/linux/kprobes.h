@@ -146,6 +146,17 @@ typedef int (*kprobe_fault_handler_t)(struct kprobe *p, struct pt_regs *regs,
  *   as after its int3), the next instruction in a post_handler, the
  *   return address in a kretprobe's handler.  Changes a handler makes to
  *   pt_regs take effect as documented for its handler type.
+ *
+ * A jprobe's entry is the one exception, by design: it is an ordinary
+ * function with the probed function's prototype, entered in the probed
+ * function's place, with its arguments, stack and interrupt state; it
+ * has no pt_regs and kprobe_running() is NULL there, and only preemption
+ * is disabled.  The pre_handler of its site and the post_handler that
+ * follows jprobe_return() run in the context above.
+ *
+ * This is the x86 and arm64 code's promise.  The architectures of the
+ * compat layer (CONFIG_KPROBES_COMPAT) run their own trap, ftrace and
+ * optprobes code, which gives their handlers what it always gave them.
  */
 
 /**
