@@ -63,6 +63,7 @@
 #include <asm/sections.h>
 
 #include "decode-insn.h"
+#include "hit-context.h"
 
 /*
  * What the out-of-line step masks, on top of the interrupted DAIF: all of
@@ -385,6 +386,8 @@ static void __kprobes step_done(struct kprobe *p, struct pt_regs *regs,
 	kcb->status = KPROBE_HIT_SSDONE;
 	if (p->post_handler) {
 		__this_cpu_write(current_kprobe, p);
+		/* after the instruction, an emulated one included */
+		a64_regs_not_syscall(regs);
 		kprobe_run_post(p, regs);
 	}
 	reset_current_kprobe();
@@ -549,6 +552,7 @@ __visible notrace void a64_step_callback(struct pt_regs *regs)
 	regs->pstate = kcb->post_pstate | (regs->pstate & PSR_NZCV_MASK);
 	if (system_uses_irq_prio_masking())
 		regs->pmr_save = kcb->saved_pmr;
+	a64_regs_not_syscall(regs);
 	kcb->probe = NULL;
 	kcb->status = KPROBE_HIT_SSDONE;
 	kprobe_run_post(p, regs);
@@ -580,6 +584,8 @@ static noinline int __kprobes brk_without_probe(struct pt_regs *regs,
 
 		if (!p)
 			return DBG_HOOK_ERROR;
+		/* the entry's registers are back */
+		a64_regs_not_syscall(regs);
 		__this_cpu_write(current_kprobe, p);
 		kcb->status = KPROBE_HIT_ACTIVE;
 		run_probed_insn(p, regs, kcb);
@@ -606,6 +612,7 @@ int __kprobes kprobe_brk_handler(struct pt_regs *regs, unsigned long esr)
 	struct kprobe *p;
 
 	__this_cpu_inc(kprobe_brk_count);
+	a64_regs_not_syscall(regs);
 	p = kprobe_lookup(addr);
 	if (!p)
 		return brk_without_probe(regs, kcb);
@@ -654,6 +661,7 @@ int __kprobes kprobe_ss_brk_handler(struct pt_regs *regs, unsigned long esr)
 						   DBG_HOOK_ERROR;
 
 	kprobe_count_step_trap();
+	a64_regs_not_syscall(regs);
 	regs->pstate = (regs->pstate & ~DAIF_MASK) | kcb->saved_daif;
 	if (system_uses_irq_prio_masking())
 		regs->pmr_save = kcb->saved_pmr;

@@ -11,6 +11,7 @@
 #include <asm/ptrace.h>
 
 #include "decode-insn.h"
+#include "hit-context.h"
 
 __visible unsigned long kretprobe_arm64_return(struct pt_regs *regs);
 
@@ -30,7 +31,10 @@ NOKPROBE_SYMBOL(arch_kretprobe_hijack);
 
 /*
  * Called by kretprobe_trampoline with @regs as at the function's return
- * (pc = the trampoline); x29 is the caller's frame pointer again.
+ * (pc = the trampoline); x29 is the caller's frame pointer again.  The
+ * trampoline saved x0-x30, sp, NZCV and DAIF; the rest of what an
+ * exception entry saves (the priority mask, PAN, DIT, SSBS, TCO) and
+ * orig_x0 and syscallno are completed here, as on every other path.
  *
  * The handler runs as from a BRK: kretprobe_trampoline_return() disables
  * preemption, and RCU is made to watch as the debug exception entry
@@ -40,8 +44,14 @@ NOKPROBE_SYMBOL(arch_kretprobe_hijack);
 __visible unsigned long kretprobe_arm64_return(struct pt_regs *regs)
 {
 	bool rcu_off = a64_rcu_not_watching();
+	struct a64_hit_ctx ctx = {
+		.pmr = system_uses_irq_prio_masking() ?
+		       read_sysreg_s(SYS_ICC_PMR_EL1) : 0,
+		.pan = a64_pan_now(),
+	};
 	unsigned long ret;
 
+	a64_hit_regs(regs, &ctx);
 	if (unlikely(rcu_off))
 		ct_nmi_enter();
 	ret = kretprobe_trampoline_return(regs, (void *)regs->regs[29], NULL);

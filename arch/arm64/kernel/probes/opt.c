@@ -55,6 +55,7 @@
 #include <asm/ptrace.h>
 
 #include "decode-insn.h"
+#include "hit-context.h"
 
 #define TMPL_OFF(sym)	((unsigned long)(sym) - (unsigned long)a64_opt_tmpl)
 #define TMPL_SIZE	TMPL_OFF(a64_opt_tmpl_end)
@@ -75,32 +76,19 @@ struct opt_exit {
 
 static DEFINE_PER_CPU(struct opt_exit, opt_exit);
 
-/* PSTATE fields an exception entry saves and the detour template cannot */
-#define A64_SYS_DIT	sys_reg(3, 3, 4, 2, 5)
-#define A64_SYS_SSBS	sys_reg(3, 3, 4, 2, 6)
-#define A64_SYS_TCO	sys_reg(3, 3, 4, 2, 7)
-
 /*
  * Complete the pt_regs the detour buffer laid (pc, sp, x0-x30, NZCV,
- * DAIF, EL1h) as an exception entry would: the priority mask when
- * pseudo-NMIs are in use (which is how local_irq_save() masks then), and
- * PAN, DIT, SSBS and TCO when the CPU has them.
+ * DAIF, EL1h) as an exception entry would (see hit-context.h).
  */
 static __always_inline void opt_complete_regs(struct pt_regs *regs)
 {
-	u64 pstate = 0;
+	struct a64_hit_ctx ctx = {
+		.pmr = system_uses_irq_prio_masking() ?
+		       read_sysreg_s(SYS_ICC_PMR_EL1) : 0,
+		.pan = a64_pan_now(),
+	};
 
-	if (system_uses_irq_prio_masking())
-		regs->pmr_save = read_sysreg_s(SYS_ICC_PMR_EL1);
-	if (cpus_have_final_cap(ARM64_HAS_PAN))
-		pstate |= read_sysreg_s(SYS_PSTATE_PAN) & PSR_PAN_BIT;
-	if (cpus_have_final_cap(ARM64_HAS_DIT))
-		pstate |= read_sysreg_s(A64_SYS_DIT) & PSR_DIT_BIT;
-	if (cpus_have_final_cap(ARM64_SSBS))
-		pstate |= read_sysreg_s(A64_SYS_SSBS) & PSR_SSBS_BIT;
-	if (cpus_have_final_cap(ARM64_MTE))
-		pstate |= read_sysreg_s(A64_SYS_TCO) & PSR_TCO_BIT;
-	regs->pstate |= pstate;
+	a64_hit_regs(regs, &ctx);
 }
 
 /**

@@ -1460,6 +1460,128 @@ static void kprobes_arm64_nmi_in_handler(struct kunit *test)
 }
 #endif
 
+/*
+ * Issue 28, item 6: a return handler's pt_regs are as complete as a BRK's
+ * (see hit-context.h): the priority mask in pmr_save (pseudo-NMIs), PAN,
+ * DIT, SSBS and TCO in pstate, orig_x0 = x0 and syscallno = NO_SYSCALL.
+ * A BRK probe on a landing pad (never optimized) records its fields,
+ * the return through the trampoline, called from the same context, must
+ * show the same.  Before the fix the trampoline left pmr_save, orig_x0 and
+ * syscallno as they were on the stack (filled with a pattern here first)
+ * and pstate without PAN.
+ */
+#define KPA64_EXC_PSTATE	(PSR_MODE_MASK | DAIF_MASK | PSR_PAN_BIT | \
+				 PSR_DIT_BIT | PSR_SSBS_BIT | PSR_TCO_BIT)
+
+struct kpa64_regs_seen {
+	unsigned long hits;
+	u64 pstate, pmr, orig_x0, x0;
+	s32 syscallno;
+};
+
+static struct kpa64_regs_seen kpa64_seen_brk, kpa64_seen_ret;
+
+static void kpa64_record(struct kpa64_regs_seen *s, struct pt_regs *regs)
+{
+	s->hits++;
+	s->pstate = regs->pstate & KPA64_EXC_PSTATE;
+	s->pmr = regs->pmr_save;
+	s->orig_x0 = regs->orig_x0;
+	s->x0 = regs->regs[0];
+	s->syscallno = regs->syscallno;
+}
+
+static int kpa64_record_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	kpa64_record(&kpa64_seen_brk, regs);
+	return 0;
+}
+
+static int kpa64_record_ret(struct kretprobe_instance *ri,
+			    struct pt_regs *regs)
+{
+	kpa64_record(&kpa64_seen_ret, regs);
+	return 0;
+}
+
+/* Leave a pattern where the trampoline's pt_regs will be laid. */
+static noinline void kpa64_dirty_stack(void)
+{
+	u8 junk[1024];
+
+	memset(junk, 0xa5, sizeof(junk));
+	barrier_data(junk);
+}
+
+static void kpa64_check_seen(struct kunit *test, const char *what,
+			     const struct kpa64_regs_seen *brk,
+			     const struct kpa64_regs_seen *s)
+{
+	KUNIT_EXPECT_EQ_MSG(test, s->hits, 1, "%s: hits", what);
+	KUNIT_EXPECT_EQ_MSG(test, s->pstate, brk->pstate,
+			    "%s: pstate as an exception saves it", what);
+	if (system_uses_irq_prio_masking())
+		KUNIT_EXPECT_EQ_MSG(test, s->pmr, brk->pmr, "%s: pmr_save", what);
+	KUNIT_EXPECT_EQ_MSG(test, s->orig_x0, s->x0, "%s: orig_x0", what);
+	KUNIT_EXPECT_EQ_MSG(test, s->syscallno, NO_SYSCALL, "%s: syscallno",
+			    what);
+}
+
+static void kprobes_arm64_kretprobe_regs(struct kunit *test)
+{
+	unsigned long flags;
+	unsigned int pass;
+	u64 out[4];
+
+	if (!IS_ENABLED(CONFIG_KRETPROBES))
+		kunit_skip(test, "no kretprobes in this configuration");
+	/* interrupts on, then off: pstate and the priority mask differ */
+	for (pass = 0; pass < 2; pass++) {
+		/* a function of its own: the kretprobe's site stays apart */
+		struct kprobe entry = {
+			.addr = (kprobe_opcode_t *)kpa64_paciasp_at,
+			.pre_handler = kpa64_record_pre,
+		};
+		struct kretprobe rp = {
+			.kp.addr = (kprobe_opcode_t *)kpa64_bti_c,
+			.handler = kpa64_record_ret,
+			.maxactive = 4,
+		};
+		const char *what[2][2] = {
+			{ "BRK", "return" }, { "BRK, irqs off", "return, irqs off" },
+		};
+
+		memset(&kpa64_seen_brk, 0, sizeof(kpa64_seen_brk));
+		memset(&kpa64_seen_ret, 0, sizeof(kpa64_seen_ret));
+		/* the BRK at the entry, then the return, one call each */
+		KUNIT_ASSERT_EQ(test, register_kprobe(&entry), 0);
+		kpa64_dirty_stack();
+		if (pass)
+			local_irq_save(flags);
+		KUNIT_EXPECT_EQ(test, kpa64_paciasp(40, 2, out), 42);
+		if (pass)
+			local_irq_restore(flags);
+		unregister_kprobe(&entry);
+		KUNIT_ASSERT_EQ(test, register_kretprobe(&rp), 0);
+		kpa64_dirty_stack();
+		if (pass)
+			local_irq_save(flags);
+		KUNIT_EXPECT_EQ(test, kpa64_bti_c(40, 2, out), 42);
+		if (pass)
+			local_irq_restore(flags);
+		unregister_kretprobe(&rp);
+		KUNIT_EXPECT_EQ(test, rp.nmissed + entry.nmissed, 0);
+
+		kpa64_check_seen(test, what[pass][0], &kpa64_seen_brk,
+				 &kpa64_seen_brk);
+		kpa64_check_seen(test, what[pass][1], &kpa64_seen_brk,
+				 &kpa64_seen_ret);
+		KUNIT_EXPECT_EQ(test, kpa64_seen_ret.x0, 42);
+	}
+	if (system_uses_hw_pan() || system_uses_ttbr0_pan())
+		KUNIT_EXPECT_NE(test, kpa64_seen_ret.pstate & PSR_PAN_BIT, 0);
+}
+
 static struct kunit_case kprobes_arm64_cases[] = {
 	KUNIT_CASE_PARAM(kprobes_arm64_insn, kpa64_insn_gen_params),
 	KUNIT_CASE(kprobes_arm64_literal_values),
@@ -1473,6 +1595,7 @@ static struct kunit_case kprobes_arm64_cases[] = {
 	KUNIT_CASE(kprobes_arm64_post_copy),
 	KUNIT_CASE(kprobes_arm64_sve),
 	KUNIT_CASE(kprobes_arm64_rcu_not_watching),
+	KUNIT_CASE(kprobes_arm64_kretprobe_regs),
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_ARGS
 	KUNIT_CASE(kprobes_arm64_ftrace_entry),
 #endif
