@@ -51,6 +51,7 @@
 #include <linux/kprobes.h>
 #include <linux/perf_event.h>
 #include <linux/sched/debug.h>
+#include <linux/set_memory.h>
 #include <linux/sizes.h>
 #include <linux/vmalloc.h>
 
@@ -109,10 +110,20 @@ static __always_inline bool slot_boosted(const struct kprobe *p)
 }
 
 /**
- * alloc_insn_page() - a page for out-of-line slots
+ * alloc_insn_page() - a page for out-of-line slots and detour buffers
  *
  * Read-only executable, and when possible just below the kernel image, so
  * that a boosted slot reaches any kernel text with a direct branch.
+ *
+ * Mapped read-write first and then made ROX with set_memory_rox(), as on
+ * x86: with rodata_full (the arm64 default), set_memory_ro() also makes
+ * the page's linear-map alias read-only (change_memory_common(),
+ * arch/arm64/mm/pageattr.c), which a ROX vmalloc mapping alone leaves
+ * writable.  A slot is an instruction the CPU runs with everything
+ * masked, a detour buffer holds a function pointer it calls with BLR:
+ * neither may be writable through any alias.  Writes go through the
+ * text patching fixmap (arch_write_insn_slot()); VM_FLUSH_RESET_PERMS
+ * makes vfree() give the linear map its permissions back.
  *
  * Return: the page, or NULL.
  */
@@ -125,11 +136,18 @@ void *alloc_insn_page(void)
 	start = max_t(unsigned long, start, MODULES_VADDR);
 	if (!IS_ENABLED(CONFIG_KASAN) && start < end)
 		page = __vmalloc_node_range(PAGE_SIZE, PAGE_SIZE, start, end,
-					    GFP_KERNEL | __GFP_NOWARN,
-					    PAGE_KERNEL_ROX,
-					    VM_FLUSH_RESET_PERMS, NUMA_NO_NODE,
+					    GFP_KERNEL | __GFP_NOWARN |
+					    __GFP_ZERO,
+					    PAGE_KERNEL, VM_FLUSH_RESET_PERMS,
+					    NUMA_NO_NODE,
 					    __builtin_return_address(0));
-	return page ?: execmem_alloc(EXECMEM_KPROBES, PAGE_SIZE);
+	if (!page)
+		page = execmem_alloc(EXECMEM_KPROBES, PAGE_SIZE);
+	if (page && set_memory_rox((unsigned long)page, 1)) {
+		execmem_free(page);
+		return NULL;
+	}
+	return page;
 }
 
 /*

@@ -22,10 +22,13 @@
 #include <linux/sched/clock.h>
 #include <linux/limits.h>
 #include <linux/mman.h>
+#include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 
 #include <asm/cpufeature.h>
 #include <asm/debug-monitors.h>
+#include <asm/insn.h>
+#include <asm/mmu_context.h>
 #include <asm/neon.h>
 #include <asm/simd.h>
 #include <asm/sysreg.h>
@@ -1582,6 +1585,78 @@ static void kprobes_arm64_kretprobe_regs(struct kunit *test)
 		KUNIT_EXPECT_NE(test, kpa64_seen_ret.pstate & PSR_PAN_BIT, 0);
 }
 
+/*
+ * Issue 28, item 3: slot and detour pages are read-only through every
+ * mapping, their linear-map alias included (with rodata_full,
+ * set_memory_ro() changes that alias too; a ROX vmalloc mapping alone
+ * does not).  A write of the word already there through the alias must
+ * fault; before the fix it succeeded.
+ */
+static void kpa64_check_alias(struct kunit *test, const char *what,
+			      void *addr)
+{
+	struct page *page = vmalloc_to_page(addr);
+	void *alias;
+	u32 word;
+
+	KUNIT_ASSERT_NOT_NULL_MSG(test, page, "%s: not vmalloc memory", what);
+	alias = page_address(page) + offset_in_page(addr);
+	KUNIT_ASSERT_EQ(test, copy_from_kernel_nofault(&word, alias, sizeof(word)), 0);
+	KUNIT_EXPECT_NE_MSG(test, copy_to_kernel_nofault(alias, &word, sizeof(word)), 0,
+			    "%s: linear alias writable", what);
+	KUNIT_EXPECT_NE_MSG(test, copy_to_kernel_nofault(addr, &word, sizeof(word)), 0,
+			    "%s: writable", what);
+}
+
+static void kprobes_arm64_slot_alias(struct kunit *test)
+{
+	struct kprobe kp = {
+		.addr = (kprobe_opcode_t *)kpa64_ldr_reg_at,
+		.pre_handler = kpa64_pre,
+	};
+	struct kprobe *site;
+	void *slot = NULL;
+
+#if IS_BUILTIN(CONFIG_KPROBES_SANITY_TEST)
+	if (!rodata_full)
+		kunit_skip(test, "rodata=full is off: the linear map is not kept read-only");
+#endif
+	/* a stepped instruction: never optimized, always a slot */
+	KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
+	rcu_read_lock();
+	site = get_kprobe(kp.addr);
+	if (site)
+		slot = site->ainsn.api.insn;
+	rcu_read_unlock();
+	KUNIT_EXPECT_NOT_NULL(test, slot);
+	if (slot)
+		kpa64_check_alias(test, "slot", slot);
+	unregister_kprobe(&kp);
+
+#ifdef CONFIG_OPTPROBES
+	{
+		struct kprobe opt = {
+			.addr = (kprobe_opcode_t *)kpa64_adds_at,
+			.pre_handler = kpa64_pre,
+		};
+		u32 b;
+
+		KUNIT_ASSERT_EQ(test, register_kprobe(&opt), 0);
+		wait_for_kprobe_optimizer();
+		KUNIT_EXPECT_TRUE(test, kpa64_site_optimized(opt.addr));
+		b = le32_to_cpu(READ_ONCE(*(__le32 *)opt.addr));
+		/* B <buffer>: imm26 words from the probed address */
+		if (aarch64_insn_is_b(b))
+			kpa64_check_alias(test, "detour buffer",
+					  (void *)kpa64_adds_at +
+					  sign_extend64(b & GENMASK(25, 0), 25) * 4);
+		else
+			KUNIT_FAIL(test, "no B at the optimized site: %08x", b);
+		unregister_kprobe(&opt);
+	}
+#endif
+}
+
 static struct kunit_case kprobes_arm64_cases[] = {
 	KUNIT_CASE_PARAM(kprobes_arm64_insn, kpa64_insn_gen_params),
 	KUNIT_CASE(kprobes_arm64_literal_values),
@@ -1596,6 +1671,7 @@ static struct kunit_case kprobes_arm64_cases[] = {
 	KUNIT_CASE(kprobes_arm64_sve),
 	KUNIT_CASE(kprobes_arm64_rcu_not_watching),
 	KUNIT_CASE(kprobes_arm64_kretprobe_regs),
+	KUNIT_CASE(kprobes_arm64_slot_alias),
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_ARGS
 	KUNIT_CASE(kprobes_arm64_ftrace_entry),
 #endif
