@@ -1657,6 +1657,82 @@ static void kprobes_arm64_slot_alias(struct kunit *test)
 #endif
 }
 
+/*
+ * Issue 28, item 1: with pseudo-NMIs, "mrs xN, ICC_PMR_EL1" (the first
+ * half of every local_irq_save()) probed must read the probed code's
+ * priority mask: GIC_PRIO_IRQON with interrupts on, GIC_PRIO_IRQOFF
+ * with them off.  Each way a BRK probe may run it: with a post_handler
+ * (the post copy, once), with the slot's boosted and post copies made
+ * unreachable (the step, BRK to BRK), and boosted.  Before the fix the
+ * first two ran the copy with the mask at GIC_PRIO_IRQOFF and read that;
+ * now the read is emulated from pmr_save and there is no slot (nothing
+ * to force: the case says so).
+ */
+static void kpa64_force_unboosted(struct kunit *test, struct kprobe *kp)
+{
+	static const __le32 brk = cpu_to_le32(BRK64_OPCODE_KPROBES_SS);
+	kprobe_opcode_t *slot = NULL;
+	struct kprobe *site;
+
+	rcu_read_lock();
+	site = get_kprobe(kp->addr);
+	if (site)
+		slot = site->ainsn.api.insn;
+	rcu_read_unlock();
+	if (!slot) {
+		kunit_info(test, "emulated: no slot to force unboosted\n");
+		return;
+	}
+	/* the words after the boosted and the post copy (see kprobes.c) */
+	KUNIT_EXPECT_EQ(test, arch_write_insn_slot(slot + 3, &brk, 4), 0);
+	KUNIT_EXPECT_EQ(test, arch_write_insn_slot(slot + 5, &brk, 4), 0);
+}
+
+static void kprobes_arm64_mrs_pmr(struct kunit *test)
+{
+	static const char * const how[] = {
+		"post_handler", "unboosted slot", "boosted or optimized",
+	};
+	unsigned long flags;
+	unsigned int pass;
+	u64 out[4], on, off;
+
+	if (!system_uses_irq_prio_masking())
+		kunit_skip(test, "needs pseudo-NMIs (kunit-pnmi.sh)");
+	for (pass = 0; pass < ARRAY_SIZE(how); pass++) {
+		struct kprobe kp = {
+			.addr = (kprobe_opcode_t *)kpa64_mrs_pmr_at,
+			.pre_handler = kpa64_pre,
+			.post_handler = pass ? NULL : kpa64_post,
+		};
+
+		kpa64_pre_hits = 0;
+		kpa64_post_hits = 0;
+		kpa64_bad_pc = 0;
+		kpa64_bad_post = 0;
+		KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
+		if (pass == 1)
+			kpa64_force_unboosted(test, &kp);
+		if (pass == 2)
+			wait_for_kprobe_optimizer();
+		on = kpa64_mrs_pmr(1, 2, out);
+		local_irq_save(flags);
+		off = kpa64_mrs_pmr(1, 2, out);
+		local_irq_restore(flags);
+		unregister_kprobe(&kp);
+
+		KUNIT_EXPECT_EQ_MSG(test, on, GIC_PRIO_IRQON, "%s: irqs on",
+				    how[pass]);
+		KUNIT_EXPECT_EQ_MSG(test, off, GIC_PRIO_IRQOFF, "%s: irqs off",
+				    how[pass]);
+		KUNIT_EXPECT_EQ_MSG(test, kpa64_pre_hits, 2, "%s", how[pass]);
+		KUNIT_EXPECT_EQ_MSG(test, kpa64_post_hits, pass ? 0 : 2, "%s",
+				    how[pass]);
+		KUNIT_EXPECT_EQ_MSG(test, kpa64_bad_pc + kpa64_bad_post, 0,
+				    "%s", how[pass]);
+	}
+}
+
 static struct kunit_case kprobes_arm64_cases[] = {
 	KUNIT_CASE_PARAM(kprobes_arm64_insn, kpa64_insn_gen_params),
 	KUNIT_CASE(kprobes_arm64_literal_values),
@@ -1672,6 +1748,7 @@ static struct kunit_case kprobes_arm64_cases[] = {
 	KUNIT_CASE(kprobes_arm64_rcu_not_watching),
 	KUNIT_CASE(kprobes_arm64_kretprobe_regs),
 	KUNIT_CASE(kprobes_arm64_slot_alias),
+	KUNIT_CASE(kprobes_arm64_mrs_pmr),
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_ARGS
 	KUNIT_CASE(kprobes_arm64_ftrace_entry),
 #endif

@@ -34,6 +34,7 @@ KPA64_FN(adds); KPA64_FN(csel); KPA64_FN(mrs_nzcv); KPA64_FN(stp_pre);
 KPA64_FN(ldr_sp); KPA64_FN(nop); KPA64_FN(ldr_reg);
 KPA64_FN(fault_load); KPA64_FN(fault_load_nx); KPA64_FN(ldadd);
 KPA64_FN(bti_c); KPA64_FN(paciasp); KPA64_FN(idle_text);
+KPA64_FN(mrs_pmr);
 KPA64_FN(uload); KPA64_POINT(uload_entry);
 KPA64_POINT(fault_load_entry); KPA64_POINT(bti_c_next);
 KPA64_POINT(sve_ld1d); KPA64_POINT(sve_st1d);
