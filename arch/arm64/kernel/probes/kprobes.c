@@ -48,6 +48,7 @@
 #include <linux/context_tracking_irq.h>
 #include <linux/execmem.h>
 #include <linux/extable.h>
+#include <linux/kdebug.h>
 #include <linux/kprobes.h>
 #include <linux/perf_event.h>
 #include <linux/sched/debug.h>
@@ -704,18 +705,28 @@ static void __kprobes abort_step(struct kprobe_ctlblk *kcb,
 }
 
 /*
- * The copy of @p's instruction faulted in its slot.  The fault is
- * presented as raised at the probed address (which has no exception
- * table entry: arch_prepare_kprobe() refuses those).  A fault_handler
- * that returns 1 either moved the pc (the probe ends there, without its
- * post_handler) or left it (it removed the cause: the copy runs again,
- * still as this probe's step).  Otherwise the probe ends and the kernel
- * handles the fault at the probed address, as without a probe.
+ * The copy of @p's instruction faulted in its slot.  The fault_handler
+ * sees the fault as raised at the probed address (which has no exception
+ * table entry: arch_prepare_kprobe() refuses those).  One that returns 1
+ * either moved the pc (the probe ends there, without its post_handler)
+ * or left it (it removed the cause: the copy runs again, still as this
+ * probe's step).
+ *
+ * Otherwise the kernel handles the fault where it happened, in the slot,
+ * with the step still going on: a fault it recovers from (a spurious
+ * translation fault, a KFENCE report, a user page read in) resumes at
+ * the faulting instruction, which then completes the step as if nothing
+ * had happened: one hit, pre_handler and post_handler once each.
+ * Resuming at the probed address instead would hit the BRK again and run
+ * the pre_handlers twice.  A fault it cannot recover from (no exception
+ * table entry matches a slot) dies, and kprobe_die_notify() ends the step
+ * and shows the probed address in the report.
  */
 static int __kprobes slot_fault(struct kprobe *p, struct pt_regs *regs,
 				struct kprobe_ctlblk *kcb, int trapnr)
 {
 	unsigned long addr = (unsigned long)p->addr;
+	unsigned long at = instruction_pointer(regs);
 
 	instruction_pointer_set(regs, addr);
 	if (kcb->status == KPROBE_HIT_SS && p->fault_handler &&
@@ -729,8 +740,54 @@ static int __kprobes slot_fault(struct kprobe *p, struct pt_regs *regs,
 		abort_step(kcb, regs);
 		return 1;
 	}
-	abort_step(kcb, regs);
+	instruction_pointer_set(regs, at);
 	return 0;
+}
+
+/* Whether @regs are at a copy of the instruction of the probe being stepped */
+static bool __kprobes in_stepped_slot(struct kprobe_ctlblk *kcb,
+				      struct pt_regs *regs)
+{
+	struct kprobe *p = kcb->probe;
+
+	return (kcb->status & (KPROBE_HIT_SS | KPROBE_REENTER)) && p &&
+	       p->ainsn.api.insn &&
+	       (instruction_pointer(regs) == (unsigned long)p->ainsn.api.insn ||
+		instruction_pointer(regs) ==
+		(unsigned long)(p->ainsn.api.insn + SLOT_POST));
+}
+
+/*
+ * The kernel dies of a fault in a slot that slot_fault() left to it: end
+ * the step, so that this CPU handles probes again once the task is gone,
+ * and report the probed address rather than the slot's.
+ */
+static int __kprobes kprobe_die_notify(struct notifier_block *nb,
+				       unsigned long val, void *data)
+{
+	struct die_args *args = data;
+	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+
+	if (val != DIE_OOPS || !args->regs || user_mode(args->regs) ||
+	    !kprobe_running() || !in_stepped_slot(kcb, args->regs))
+		return NOTIFY_DONE;
+	instruction_pointer_set(args->regs, (unsigned long)kcb->probe->addr);
+	abort_step(kcb, args->regs);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block kprobe_die_nb = {
+	.notifier_call = kprobe_die_notify,
+};
+
+/**
+ * arch_init_kprobes() - arm64 setup at boot
+ *
+ * Return: the error of register_die_notifier().
+ */
+int __init arch_init_kprobes(void)
+{
+	return register_die_notifier(&kprobe_die_nb);
 }
 
 /**
@@ -748,14 +805,9 @@ int __kprobes kprobe_fault_handler(struct pt_regs *regs, int trapnr)
 {
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
 	struct kprobe *cur = kprobe_running();
-	struct kprobe *p = kcb->probe;
 
-	if ((kcb->status & (KPROBE_HIT_SS | KPROBE_REENTER)) && p &&
-	    p->ainsn.api.insn &&
-	    (instruction_pointer(regs) == (unsigned long)p->ainsn.api.insn ||
-	     instruction_pointer(regs) ==
-	     (unsigned long)(p->ainsn.api.insn + SLOT_POST)))
-		return slot_fault(p, regs, kcb, trapnr);
+	if (in_stepped_slot(kcb, regs))
+		return slot_fault(kcb->probe, regs, kcb, trapnr);
 
 	/* a fault in a handler or in an emulation: the handler may fix it */
 	if (cur && cur->fault_handler && cur->fault_handler(cur, regs, trapnr))
