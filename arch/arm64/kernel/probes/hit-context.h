@@ -51,15 +51,24 @@
 #define A64_SYS_SSBS	sys_reg(3, 3, 4, 2, 6)
 #define A64_SYS_TCO	sys_reg(3, 3, 4, 2, 7)
 
+/* The priority mask an exception entry sets (kernel_entry, entry.S) */
+#define A64_ENTRY_PMR	(GIC_PRIO_IRQON | GIC_PRIO_PSR_I_SET)
+
 /**
  * struct a64_hit_ctx - the probed code's state while a handler runs
+ * @daif: its DAIF bits
  * @pmr: with pseudo-NMIs, its priority mask
  * @pan: its PSTATE.PAN (hardware PAN), or whether TTBR0 access was off
  *	(software PAN): PSR_PAN_BIT or 0, as an exception would save it
+ * @rcu: RCU was not watching: ct_nmi_enter() was called
+ * @lockdep: lockdep saw interrupts on (kprobe_lockdep_irqs_off())
  */
 struct a64_hit_ctx {
+	unsigned long daif;
 	u64 pmr;
 	u64 pan;
+	bool rcu;
+	bool lockdep;
 };
 
 /* Whether user access is off now, as the PAN bit of a saved PSTATE. */
@@ -71,6 +80,116 @@ static __always_inline u64 a64_pan_now(void)
 	if (system_uses_ttbr0_pan())
 		return read_sysreg(ttbr0_el1) & TTBR_ASID_MASK ? 0 : PSR_PAN_BIT;
 	return 0;
+}
+
+/*
+ * Turn user access off as an exception entry does, when @pan says the
+ * probed code had it on: PSTATE.PAN set (FEAT_PAN: taking an exception
+ * to EL1 sets it when SCTLR_EL1.SPAN is 0), or TTBR0_EL1 pointed at the
+ * reserved tables (__swpan_entry_el1).
+ */
+static __always_inline void a64_uaccess_off(u64 pan)
+{
+	if (pan)
+		return;
+	if (system_uses_hw_pan())
+		set_pstate_pan(1);
+#ifdef CONFIG_ARM64_SW_TTBR0_PAN
+	else if (system_uses_ttbr0_pan())
+		__uaccess_ttbr0_disable();
+#endif
+}
+
+/* Give the probed code its user access back (@pan from a64_pan_now()). */
+static __always_inline void a64_uaccess_restore(u64 pan)
+{
+	if (pan)
+		return;
+	if (system_uses_hw_pan())
+		set_pstate_pan(0);
+#ifdef CONFIG_ARM64_SW_TTBR0_PAN
+	else if (system_uses_ttbr0_pan())
+		__uaccess_ttbr0_enable();
+#endif
+}
+
+/*
+ * Mask everything as the debug exception does, with the priority mask
+ * its entry sets.  No tracing here: lockdep is told apart.
+ */
+static __always_inline void a64_mask_as_exception(void)
+{
+	asm volatile("msr daifset, #0xf" : : : "memory");
+	if (system_uses_irq_prio_masking())
+		write_sysreg_s(A64_ENTRY_PMR, SYS_ICC_PMR_EL1);
+}
+
+/*
+ * What a64_hit_enter() does once everything is masked: user access off,
+ * RCU watching (as arm64_enter_el1_dbg() makes it: ct_nmi_enter(), which
+ * nests anywhere), lockdep told.  The post copy's trampoline comes here
+ * straight: it runs with everything masked since the BRK.
+ */
+static __always_inline void a64_hit_enter_masked(struct a64_hit_ctx *ctx)
+{
+	ctx->pan = a64_pan_now();
+	a64_uaccess_off(ctx->pan);
+	/* lockdep's calls too need RCU watching */
+	ctx->rcu = a64_rcu_not_watching();
+	if (unlikely(ctx->rcu))
+		ct_nmi_enter();
+	ctx->lockdep = kprobe_lockdep_irqs_off();
+}
+
+/**
+ * a64_hit_enter() - enter a handler's context without an exception
+ * @ctx: where the probed code's state is kept for a64_hit_exit()
+ *
+ * For the detour buffer and the kretprobe trampoline, entered with the
+ * probed code's DAIF, priority mask and user access: mask as the debug
+ * exception does, turn user access off, make RCU watch and tell lockdep.
+ */
+static __always_inline void a64_hit_enter(struct a64_hit_ctx *ctx)
+{
+	ctx->daif = read_sysreg(daif);
+	ctx->pmr = system_uses_irq_prio_masking() ?
+		   read_sysreg_s(SYS_ICC_PMR_EL1) : 0;
+	a64_mask_as_exception();
+	a64_hit_enter_masked(ctx);
+}
+
+/*
+ * The end of a handler's context but for the interrupt masks: lockdep,
+ * RCU and user access as the probed code had them.  Interrupts stay
+ * masked: the caller unmasks (a64_hit_exit()) or lets an exception
+ * return do it.
+ */
+static __always_inline void a64_hit_leave(struct a64_hit_ctx *ctx,
+					  bool lockdep)
+{
+	if (lockdep)
+		kprobe_lockdep_irqs_on(ctx->lockdep);
+	if (unlikely(ctx->rcu))
+		ct_nmi_exit();
+	a64_uaccess_restore(ctx->pan);
+}
+
+/**
+ * a64_hit_exit() - back to the probed code's context
+ * @ctx: what a64_hit_enter() saved
+ *
+ * The priority mask first, with everything still masked, then DAIF, as
+ * kernel_exit does (the PMR write synchronised, pmr_sync(), before any
+ * interrupt may be taken).
+ */
+static __always_inline void a64_hit_exit(struct a64_hit_ctx *ctx)
+{
+	a64_hit_leave(ctx, true);
+	if (system_uses_irq_prio_masking()) {
+		write_sysreg_s(ctx->pmr, SYS_ICC_PMR_EL1);
+		pmr_sync();
+	}
+	write_sysreg(ctx->daif, daif);
 }
 
 /*
@@ -86,7 +205,7 @@ static __always_inline void a64_regs_not_syscall(struct pt_regs *regs)
 /**
  * a64_hit_regs() - complete a pt_regs laid by a trampoline
  * @regs: x0-x30, sp, pc, NZCV, DAIF and EL1h as the trampoline saved them
- * @ctx: the probed code's state
+ * @ctx: the probed code's state (a64_hit_enter())
  *
  * As an exception entry would have saved them: the priority mask in
  * pmr_save, PAN (the emulated bit with software PAN), DIT, SSBS and TCO

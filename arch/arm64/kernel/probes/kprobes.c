@@ -548,23 +548,24 @@ static __always_inline void run_probed_insn(struct kprobe *p,
  * the probed instruction, the interrupted DAIF and priority mask back
  * (in @regs, which the trampoline's ERET takes), the post_handlers, the
  * hit over.  A post_handler may change the registers, NZCV and the pc.
- * Lockdep learns that interrupts are off meanwhile (no exception entry
- * told it).  Nor did anything make RCU watch: probed code may run where
- * it does not (between ct_idle_enter() and ct_idle_exit() outside the
- * blacklisted cpuidle text), so the handlers get what the second BRK's
- * entry would give them, ct_nmi_enter(), when RCU is not watching.
+ *
+ * The post_handlers get what the second BRK's entry would give them
+ * (hit-context.h): the priority mask an exception entry sets (the copy
+ * ran with GIC_PRIO_IRQOFF), user access off (the BRK's exception return
+ * gave the copy the probed code's PAN and TTBR0), RCU watching where the
+ * probed code runs without (between ct_idle_enter() and ct_idle_exit()
+ * outside the blacklisted cpuidle text), and lockdep told that
+ * interrupts are off.
  */
 __visible notrace void a64_step_callback(struct pt_regs *regs)
 {
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
 	struct kprobe *p = kcb->probe;
-	bool rcu = a64_rcu_not_watching();
-	bool lockdep;
+	struct a64_hit_ctx ctx;
 
-	/* lockdep's calls too run with RCU watching */
-	if (unlikely(rcu))
-		ct_nmi_enter();
-	lockdep = kprobe_lockdep_irqs_off();
+	if (system_uses_irq_prio_masking())
+		write_sysreg_s(A64_ENTRY_PMR, SYS_ICC_PMR_EL1);
+	a64_hit_enter_masked(&ctx);
 	instruction_pointer_set(regs, p->ainsn.api.restore);
 	/* the frame record the trampoline linked: unwinders see the pc */
 	regs->stackframe[1] = p->ainsn.api.restore;
@@ -576,9 +577,13 @@ __visible notrace void a64_step_callback(struct pt_regs *regs)
 	kcb->status = KPROBE_HIT_SSDONE;
 	kprobe_run_post(p, regs);
 	reset_current_kprobe();
-	kprobe_lockdep_irqs_on(lockdep);
-	if (unlikely(rcu))
-		ct_nmi_exit();
+	a64_hit_leave(&ctx, true);
+	/*
+	 * The ERET puts PSTATE.PAN back from the saved bit; an ARMv8.0 CPU
+	 * (software PAN) does not know that bit (as __swpan_exit_el1).
+	 */
+	if (!system_uses_hw_pan())
+		regs->pstate &= ~PSR_PAN_BIT;
 }
 
 NOKPROBE_SYMBOL(a64_step_callback);

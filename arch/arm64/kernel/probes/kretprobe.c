@@ -3,7 +3,6 @@
  * arm64 side of kretprobes: hijacking the link register at a function's
  * entry and the C half of the trampoline (kprobes_trampoline.S).
  */
-#include <linux/context_tracking_irq.h>
 #include <linux/kprobes.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
@@ -36,27 +35,22 @@ NOKPROBE_SYMBOL(arch_kretprobe_hijack);
  * exception entry saves (the priority mask, PAN, DIT, SSBS, TCO) and
  * orig_x0 and syscallno are completed here, as on every other path.
  *
- * The handler runs as from a BRK: kretprobe_trampoline_return() disables
- * preemption, and RCU is made to watch as the debug exception entry
- * does, for a function that returns where it is not watching (in
- * cpuidle text, with interrupts off).
+ * The handler runs as from a BRK (hit-context.h): everything masked as
+ * the debug exception masks it, user access off, RCU made to watch as the
+ * debug exception entry does (for a function that returns where it is
+ * not watching: in cpuidle text, with interrupts off), lockdep told, and
+ * kretprobe_trampoline_return() disables preemption and sets
+ * current_kprobe.
  */
 __visible unsigned long kretprobe_arm64_return(struct pt_regs *regs)
 {
-	bool rcu_off = a64_rcu_not_watching();
-	struct a64_hit_ctx ctx = {
-		.pmr = system_uses_irq_prio_masking() ?
-		       read_sysreg_s(SYS_ICC_PMR_EL1) : 0,
-		.pan = a64_pan_now(),
-	};
+	struct a64_hit_ctx ctx;
 	unsigned long ret;
 
+	a64_hit_enter(&ctx);
 	a64_hit_regs(regs, &ctx);
-	if (unlikely(rcu_off))
-		ct_nmi_enter();
 	ret = kretprobe_trampoline_return(regs, (void *)regs->regs[29], NULL);
-	if (unlikely(rcu_off))
-		ct_nmi_exit();
+	a64_hit_exit(&ctx);
 	return ret;
 }
 

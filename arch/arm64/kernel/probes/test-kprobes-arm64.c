@@ -15,6 +15,7 @@
 #include <linux/context_tracking.h>
 #include <linux/delay.h>
 #include <linux/ftrace.h>
+#include <linux/hw_breakpoint.h>
 #include <linux/irq_work.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
@@ -1342,15 +1343,15 @@ static void kprobes_arm64_ftrace_entry(struct kunit *test)
 	IS_BUILTIN(CONFIG_KPROBES_SANITY_TEST)
 /*
  * An NMI-like hit: the CPU backtrace IPI, which is a pseudo-NMI when the
- * kernel runs with irqchip.gicv3_pseudo_nmi=1 (kunit-pnmi.sh), arrives
- * while an optimized probe's pre_handler runs.  The detour buffer masks
- * interrupts as local_irq_save() does, through the priority mask then,
- * so the NMI gets in: its handler hits a probed function (show_regs(),
- * a BRK) while this CPU's current_kprobe is the optimized probe.  That
- * hit is a reentry: counted in nmissed, its instruction run, the outer
- * handler carries on and the probed function's result is unchanged.
- * Without pseudo-NMIs the IPI is an ordinary interrupt: it waits until
- * the pre_handler is done and then hits the inner probe normally.
+ * kernel runs with irqchip.gicv3_pseudo_nmi=1 (kunit-pnmi.sh), is sent
+ * while an optimized probe's pre_handler runs.  The handler runs with
+ * everything masked, as in a BRK's debug exception (issue 28, item 4):
+ * no pseudo-NMI nests in it, where its faults would be given to the
+ * running probe (kprobe_page_fault()).  The IPI is taken once the
+ * pre_handler is done, NMI or not, and its handler hits the probed
+ * show_regs() normally.  (Before item 4 the detour masked as
+ * local_irq_save() does, through the priority mask with pseudo-NMIs,
+ * and the NMI got in: a reentry, counted in nmissed.)
  * (arch_trigger_cpumask_backtrace() is not exported: built-in only.)
  */
 static struct kprobe kpa64_nmi_inner;
@@ -1437,7 +1438,7 @@ static void kprobes_arm64_nmi_in_handler(struct kunit *test)
 	wake_up_process(sender);
 	KUNIT_EXPECT_EQ(test, kpa64_nop(1, 2, out), 10);
 	migrate_enable();
-	/* the IPI was sent and, without pseudo-NMIs, taken after the handler */
+	/* the IPI was sent, and taken after the handler */
 	for (i = 0; i < 2000 && !(READ_ONCE(kpa64_nmi_sent) &&
 				  (READ_ONCE(kpa64_nmi_inner_hits) ||
 				   READ_ONCE(kpa64_nmi_inner.nmissed))); i++)
@@ -1449,17 +1450,12 @@ static void kprobes_arm64_nmi_in_handler(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, READ_ONCE(kpa64_nmi_sent));
 	KUNIT_EXPECT_EQ(test, READ_ONCE(kpa64_nmi_outer_hits), 1);
 	KUNIT_EXPECT_EQ(test, outer.nmissed, 0);
-	if (pnmi) {
-		/* in the NMI, during the handler: a reentry, counted */
-		KUNIT_EXPECT_EQ(test, READ_ONCE(kpa64_nmi_missed_in_handler), 1);
-		KUNIT_EXPECT_EQ(test, kpa64_nmi_inner.nmissed, 1);
-		KUNIT_EXPECT_EQ(test, READ_ONCE(kpa64_nmi_inner_hits), 0);
-	} else {
-		/* an interrupt: after the handler, a hit of its own */
-		KUNIT_EXPECT_EQ(test, READ_ONCE(kpa64_nmi_missed_in_handler), 0);
-		KUNIT_EXPECT_EQ(test, kpa64_nmi_inner.nmissed, 0);
-		KUNIT_EXPECT_EQ(test, READ_ONCE(kpa64_nmi_inner_hits), 1);
-	}
+	/* after the handler, a hit of its own */
+	KUNIT_EXPECT_EQ_MSG(test, READ_ONCE(kpa64_nmi_missed_in_handler), 0,
+			    "NMI in the handler (pseudo-NMIs %s)",
+			    pnmi ? "on" : "off");
+	KUNIT_EXPECT_EQ(test, kpa64_nmi_inner.nmissed, 0);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(kpa64_nmi_inner_hits), 1);
 }
 #endif
 
@@ -1796,6 +1792,269 @@ static void kprobes_arm64_fault_recovered(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, kprobe_running());
 }
 
+/*
+ * Issue 28, item 4: handlers on the paths without an exception (the
+ * optimized detour, the post copy, the kretprobe return) run with
+ * everything masked, as in the BRK's debug exception: no watchpoint,
+ * pseudo-NMI or SError nests in them.  A fault of such a nested
+ * exception would reach the running probe's fault_handler through
+ * kprobe_page_fault() (one that returns 1 would make an NMI retry for
+ * ever).  The case: a hardware watchpoint whose handler takes a fault
+ * (copy_from_kernel_nofault() of a vmalloc guard page), and handlers
+ * that write the watched word.  Before the fix the watchpoint fired in
+ * the optimized pre_handler, which ran with only PSTATE.I (or the
+ * priority mask) set, and the fault reached the probe's fault_handler.
+ * Without hardware breakpoints (PERF_EVENTS off), or where the
+ * watchpoint does not fire at all (checked outside any handler first),
+ * only the DAIF bits in the handlers are checked, and the case says so.
+ */
+static u64 kpa64_wp_var __aligned(8);
+static void *kpa64_wp_bad;
+static unsigned long kpa64_wp_hits, kpa64_nested_faults, kpa64_nested_bad_daif;
+
+#ifdef CONFIG_HAVE_HW_BREAKPOINT
+static void kpa64_wp_handler(struct perf_event *bp,
+			     struct perf_sample_data *data,
+			     struct pt_regs *regs)
+{
+	u64 v;
+
+	kpa64_wp_hits++;
+	/* a fault in the nested exception */
+	if (!copy_from_kernel_nofault(&v, kpa64_wp_bad, sizeof(v)))
+		kpa64_wp_hits += 1000;
+	/* skip the store, which would trigger again (nothing steps it) */
+	if (instruction_pointer(regs) == kpa64_wp_store_at)
+		instruction_pointer_set(regs, kpa64_wp_store_at + 4);
+}
+#endif
+
+static int kpa64_nested_fault(struct kprobe *p, struct pt_regs *regs,
+			      int trapnr)
+{
+	kpa64_nested_faults++;
+	return 0;
+}
+
+static void kpa64_nested_touch(void)
+{
+	if ((read_sysreg(daif) & DAIF_MASK) != DAIF_MASK)
+		kpa64_nested_bad_daif++;
+	kpa64_wp_store(&kpa64_wp_var, 1);
+}
+
+static int kpa64_nested_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	kpa64_pre_hits++;
+	kpa64_nested_touch();
+	return 0;
+}
+
+static void kpa64_nested_post(struct kprobe *p, struct pt_regs *regs,
+			      unsigned long flags)
+{
+	kpa64_post_hits++;
+	kpa64_nested_touch();
+}
+
+static int kpa64_nested_rp_ret(struct kretprobe_instance *ri,
+			       struct pt_regs *regs)
+{
+	kpa64_post_hits++;
+	kpa64_nested_touch();
+	return 0;
+}
+
+static void kprobes_arm64_nested_exception(struct kunit *test)
+{
+	static const char * const how[] = {
+		"optimized pre_handler", "post copy", "kretprobe return",
+	};
+	struct perf_event * __percpu *wp = NULL;
+	unsigned long hits;
+	unsigned int pass;
+	u64 out[4];
+	void *area;
+
+	area = vmalloc(PAGE_SIZE);
+	KUNIT_ASSERT_NOT_NULL(test, area);
+	/* the guard page after the area is not mapped */
+	kpa64_wp_bad = area + PAGE_SIZE;
+	kpa64_wp_hits = 0;
+#ifdef CONFIG_HAVE_HW_BREAKPOINT
+	{
+		struct perf_event_attr attr;
+
+		hw_breakpoint_init(&attr);
+		attr.bp_addr = (unsigned long)&kpa64_wp_var;
+		attr.bp_len = HW_BREAKPOINT_LEN_8;
+		attr.bp_type = HW_BREAKPOINT_W;
+		wp = register_wide_hw_breakpoint(&attr, kpa64_wp_handler, NULL);
+		if (IS_ERR(wp)) {
+			kunit_info(test, "no watchpoint: %ld\n", PTR_ERR(wp));
+			wp = NULL;
+		}
+	}
+#endif
+	if (wp) {
+		/* outside any handler: it fires (and its fault is fixed up) */
+		kpa64_wp_store(&kpa64_wp_var, 1);
+		KUNIT_EXPECT_LE(test, kpa64_wp_hits, 1);
+		if (!kpa64_wp_hits)
+			kunit_info(test, "the watchpoint does not fire here: DAIF checked only\n");
+	} else {
+		kunit_info(test, "no hardware watchpoint: DAIF checked only\n");
+	}
+	hits = kpa64_wp_hits;
+
+	for (pass = 0; pass < ARRAY_SIZE(how); pass++) {
+		struct kprobe kp = {
+			.addr = (kprobe_opcode_t *)kpa64_nop_at,
+			.pre_handler = pass ? kpa64_pre : kpa64_nested_pre,
+			.post_handler = pass == 1 ? kpa64_nested_post : NULL,
+			.fault_handler = kpa64_nested_fault,
+		};
+		struct kretprobe rp = {
+			.kp.addr = (kprobe_opcode_t *)kpa64_bti_c,
+			.handler = kpa64_nested_rp_ret,
+			.maxactive = 4,
+		};
+
+		kpa64_pre_hits = 0;
+		kpa64_post_hits = 0;
+		kpa64_nested_faults = 0;
+		kpa64_nested_bad_daif = 0;
+		if (pass == 2) {
+			if (!IS_ENABLED(CONFIG_KRETPROBES))
+				break;
+			KUNIT_ASSERT_EQ(test, register_kretprobe(&rp), 0);
+			KUNIT_EXPECT_EQ(test, kpa64_bti_c(40, 2, out), 42);
+			unregister_kretprobe(&rp);
+			kpa64_pre_hits++;
+		} else {
+			KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
+			/* optimized where it can be (a BRK without OPTPROBES) */
+			if (!pass)
+				wait_for_kprobe_optimizer();
+			KUNIT_EXPECT_EQ(test, kpa64_nop(1, 2, out), 10);
+			unregister_kprobe(&kp);
+		}
+		KUNIT_EXPECT_EQ_MSG(test, kpa64_nested_bad_daif, 0,
+				    "%s: DAIF not all masked", how[pass]);
+		KUNIT_EXPECT_EQ_MSG(test, kpa64_wp_hits, hits,
+				    "%s: watchpoint nested", how[pass]);
+		KUNIT_EXPECT_EQ_MSG(test, kpa64_nested_faults, 0,
+				    "%s: nested fault given to the probe", how[pass]);
+		KUNIT_EXPECT_EQ_MSG(test, kpa64_pre_hits, 1, "%s", how[pass]);
+		KUNIT_EXPECT_EQ_MSG(test, kpa64_post_hits, pass ? 1 : 0, "%s",
+				    how[pass]);
+	}
+#ifdef CONFIG_HAVE_HW_BREAKPOINT
+	if (wp)
+		unregister_wide_hw_breakpoint(wp);
+#endif
+	vfree(area);
+}
+
+/*
+ * Issue 28, item 4: handlers run with user access off, as after an
+ * exception entry (PSTATE.PAN set, or TTBR0 on the reserved tables),
+ * even when the probed code is inside a uaccess window: a
+ * copy_from_kernel_nofault() of a mapped user address in a handler
+ * fails.  On every fast path: the optimized pre_handler, the post copy's
+ * post_handler, the kretprobe return handler; and the BRK's pre_handler.
+ * Before the fix the detour and the post copy ran their handlers with
+ * the probed code's PAN (clear), and the kretprobe return too.
+ */
+static unsigned long kpa64_ua_user, kpa64_ua_read, kpa64_ua_calls;
+
+static void kpa64_ua_check(void)
+{
+	u64 v;
+
+	kpa64_ua_calls++;
+	if (!copy_from_kernel_nofault(&v, (void *)kpa64_ua_user, sizeof(v)))
+		kpa64_ua_read++;
+}
+
+static int kpa64_ua_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	kpa64_ua_check();
+	return 0;
+}
+
+static void kpa64_ua_post(struct kprobe *p, struct pt_regs *regs,
+			  unsigned long flags)
+{
+	kpa64_ua_check();
+}
+
+static int kpa64_ua_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	kpa64_ua_check();
+	return 0;
+}
+
+static void kprobes_arm64_uaccess_off(struct kunit *test)
+{
+	static const char * const how[] = {
+		"optimized pre_handler", "BRK and post copy", "kretprobe return",
+	};
+	unsigned int pass;
+	u64 out[4], one = 1;
+
+	if (!system_uses_hw_pan() && !system_uses_ttbr0_pan())
+		kunit_skip(test, "no PAN: the kernel may access user memory anywhere");
+	kpa64_ua_user = kunit_vm_mmap(test, NULL, 0, PAGE_SIZE,
+				      PROT_READ | PROT_WRITE,
+				      MAP_ANONYMOUS | MAP_PRIVATE, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_VALUE(kpa64_ua_user) || !kpa64_ua_user);
+	/* mapped: a read with user access on succeeds */
+	KUNIT_ASSERT_EQ(test, put_user(one, (u64 __user *)kpa64_ua_user), 0);
+	uaccess_enable_privileged();
+	kpa64_ua_read = 0;
+	kpa64_ua_check();
+	uaccess_disable_privileged();
+	KUNIT_ASSERT_EQ(test, kpa64_ua_read, 1);
+
+	for (pass = 0; pass < ARRAY_SIZE(how); pass++) {
+		struct kprobe kp = {
+			.addr = (kprobe_opcode_t *)kpa64_nop_at,
+			.pre_handler = kpa64_ua_pre,
+			.post_handler = pass == 1 ? kpa64_ua_post : NULL,
+		};
+		struct kretprobe rp = {
+			.kp.addr = (kprobe_opcode_t *)kpa64_bti_c,
+			.handler = kpa64_ua_ret,
+			.maxactive = 4,
+		};
+		u64 ret;
+
+		if (pass == 2 && !IS_ENABLED(CONFIG_KRETPROBES))
+			break;
+		if (pass == 2)
+			KUNIT_ASSERT_EQ(test, register_kretprobe(&rp), 0);
+		else
+			KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
+		if (!pass)
+			wait_for_kprobe_optimizer();
+		kpa64_ua_read = 0;
+		kpa64_ua_calls = 0;
+		uaccess_enable_privileged();
+		ret = pass == 2 ? kpa64_bti_c(40, 2, out) : kpa64_nop(1, 2, out);
+		uaccess_disable_privileged();
+		if (pass == 2)
+			unregister_kretprobe(&rp);
+		else
+			unregister_kprobe(&kp);
+		KUNIT_EXPECT_EQ_MSG(test, ret, pass == 2 ? 42 : 10, "%s", how[pass]);
+		KUNIT_EXPECT_EQ_MSG(test, kpa64_ua_calls, pass == 1 ? 2 : 1, "%s",
+				    how[pass]);
+		KUNIT_EXPECT_EQ_MSG(test, kpa64_ua_read, 0,
+				    "%s: user memory readable", how[pass]);
+	}
+}
+
 static struct kunit_case kprobes_arm64_cases[] = {
 	KUNIT_CASE_PARAM(kprobes_arm64_insn, kpa64_insn_gen_params),
 	KUNIT_CASE(kprobes_arm64_literal_values),
@@ -1813,6 +2072,8 @@ static struct kunit_case kprobes_arm64_cases[] = {
 	KUNIT_CASE(kprobes_arm64_slot_alias),
 	KUNIT_CASE(kprobes_arm64_mrs_pmr),
 	KUNIT_CASE(kprobes_arm64_fault_recovered),
+	KUNIT_CASE(kprobes_arm64_nested_exception),
+	KUNIT_CASE(kprobes_arm64_uaccess_off),
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_ARGS
 	KUNIT_CASE(kprobes_arm64_ftrace_entry),
 #endif

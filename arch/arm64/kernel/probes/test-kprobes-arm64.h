@@ -35,6 +35,8 @@ KPA64_FN(ldr_sp); KPA64_FN(nop); KPA64_FN(ldr_reg);
 KPA64_FN(fault_load); KPA64_FN(fault_load_nx); KPA64_FN(ldadd);
 KPA64_FN(bti_c); KPA64_FN(paciasp); KPA64_FN(idle_text);
 KPA64_FN(mrs_pmr);
+void kpa64_wp_store(u64 *p, u64 v);
+KPA64_POINT(wp_store);
 KPA64_FN(uload); KPA64_POINT(uload_entry);
 KPA64_POINT(fault_load_entry); KPA64_POINT(bti_c_next);
 KPA64_POINT(sve_ld1d); KPA64_POINT(sve_st1d);

@@ -323,6 +323,16 @@ SYM_FUNC_START(kpa64_ldr_reg)
 SYM_FUNC_END(kpa64_ldr_reg)
 
 /*
+ * void kpa64_wp_store(u64 *p, u64 v): one store, at kpa64_wp_store_at,
+ * which a watchpoint's handler may skip.
+ */
+SYM_FUNC_START(kpa64_wp_store)
+	PROBE_POINT kpa64_wp_store
+	str	x1, [x0]
+	ret
+SYM_FUNC_END(kpa64_wp_store)
+
+/*
  * u64 kpa64_mrs_pmr(u64 a, u64 b, u64 out[4]): ICC_PMR_EL1, as the
  * first half of local_irq_save() reads it with pseudo-NMIs.  Only called
  * when the kernel uses them (a GICv2 machine has no such register).
