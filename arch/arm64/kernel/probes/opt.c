@@ -36,8 +36,10 @@
  * PACIBSP (an implicit bti c), since an indirect branch landing on the B
  * in a guarded page raises a Branch Target exception (the BRK is a valid
  * target for any branch type, so such probes keep theirs); and cpuidle
- * text, where RCU may not be watching: a BRK enters the debug exception
- * context, which makes RCU watch, a B to the detour buffer does not.
+ * text, where RCU is not watching: a BRK's debug exception entry makes
+ * it watch, and a64_optprobe_hit() does the same for code outside
+ * cpuidle text that runs unwatched, but the idle loop is better left
+ * with its BRK.
  */
 #define pr_fmt(fmt) "kprobes: " fmt
 
@@ -88,9 +90,11 @@ static DEFINE_PER_CPU(struct opt_exit, opt_exit);
  * takes a fault kprobe_page_fault() would give to this probe; user
  * access off; lockdep told; @regs completed as an exception entry saves
  * them; current_kprobe set, and a hit while another probe is handled on
- * this CPU only counted as missed.  Where RCU is not watching
- * (optimization refuses cpuidle text, so this is only a safety net) @op
- * cannot be trusted: only the displaced instruction runs.
+ * this CPU only counted as missed.  Where RCU is not watching (probed
+ * code between ct_idle_enter() and ct_idle_exit(); optimization refuses
+ * cpuidle text itself) a64_hit_enter() makes it watch with
+ * ct_nmi_enter(), as the debug exception entry would, before @op->live
+ * is read: the handlers run, as after a BRK.
  *
  * Return: 0 to run the displaced instruction next, with the probed
  * code's state back, or, when a pre_handler set the pc (and the
@@ -105,14 +109,13 @@ unsigned long a64_optprobe_hit(struct optimized_kprobe *op,
 	struct kprobe *p;
 	int moved = 0;
 
-	if (unlikely(a64_rcu_not_watching()))
-		return 0;
 	a64_hit_enter(&ctx);
 	a64_hit_regs(regs, &ctx);
 
 	/*
-	 * With interrupts off this is an RCU reader: a site retired after
-	 * the check is freed only after we are done with it.
+	 * With interrupts off and RCU watching this is an RCU reader: a
+	 * site retired after the check is freed only after we are done
+	 * with it.
 	 */
 	/* (NULL once unregistered: only the displaced instruction runs) */
 	p = READ_ONCE(op->live);
