@@ -640,6 +640,16 @@ int __kprobes kprobe_brk_handler(struct pt_regs *regs, unsigned long esr)
 	p = kprobe_lookup(addr);
 	if (!p)
 		return brk_without_probe(regs, kcb);
+	/*
+	 * A BLR to the probed instruction (a function's first one, called
+	 * through a pointer) leaves PSTATE.BTYPE set at the BRK, which is a
+	 * valid target for any branch type.  The probe owns the pc from
+	 * here on: whatever runs next, the probed instruction included,
+	 * starts with no branch pending (step(), boost()), and the handlers
+	 * see BTYPE clear as on the paths without a BRK, whose trampolines
+	 * cannot save it (hit-context.h).
+	 */
+	regs->pstate &= ~PSR_BTYPE_MASK;
 
 	if (kprobe_running())
 		return reenter(p, regs, kcb) ? DBG_HOOK_HANDLED : DBG_HOOK_ERROR;

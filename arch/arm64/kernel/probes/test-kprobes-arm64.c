@@ -583,14 +583,13 @@ static void kprobes_arm64_btype(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, next.nmissed, 0);
 	KUNIT_EXPECT_EQ(test, kpa64_btype_after, 0);
 	/*
-	 * In guarded text the BLR leaves BTYPE set at the BRK by itself.  A
-	 * GCC-built kernel has no guarded text (CONFIG_ARM64_BTI_KERNEL
-	 * needs clang), and QEMU then shows no BTYPE at the BRK: there only
-	 * the pre_handler's BTYPE makes the check above mean something, on
-	 * a CPU that implements BTI (without it BTYPE reads as zero).
+	 * A BLR may leave BTYPE set at the BRK (in guarded text always; a
+	 * GCC-built kernel has none, CONFIG_ARM64_BTI_KERNEL needs clang):
+	 * the pre_handler sees it clear all the same, as on the paths that
+	 * take no BRK (issue 28; kprobes_arm64_ctx saw it set under QEMU,
+	 * this call did not).  Without FEAT_BTI BTYPE reads as zero anyway.
 	 */
-	if (system_supports_bti_kernel())
-		KUNIT_EXPECT_NE(test, kpa64_btype_entry, 0);
+	KUNIT_EXPECT_EQ(test, kpa64_btype_entry, 0);
 	if (!system_supports_bti())
 		kunit_info(test, "no FEAT_BTI: BTYPE is always zero here\n");
 }
