@@ -12,6 +12,7 @@
 #include <linux/kprobes.h>
 #include <linux/uaccess.h>
 
+#include <asm/cpufeature.h>
 #include <asm/insn.h>
 #include <asm/patching.h>
 #include <asm/sysreg.h>
@@ -259,6 +260,19 @@ enum a64_probe_action a64_kprobe_classify(u32 *addr,
 	action = a64_probe_classify(insn, api);
 	if (action != A64_PROBE_REFUSE && inside_exclusive_sequence(addr))
 		return A64_PROBE_REFUSE;
+	/*
+	 * With pseudo-NMIs the out-of-line step runs with ICC_PMR_EL1 at
+	 * GIC_PRIO_IRQOFF (kprobes.c): a stepped read of it would see the
+	 * probe's mask, not the probed code's.  Emulate the read from the
+	 * mask the BRK saved.  (Without pseudo-NMIs the step leaves the PMR
+	 * alone, and a GICv2 system has no ICC_PMR_EL1 to emulate.)  A
+	 * detour buffer runs the instruction with the probed code's mask
+	 * back in place: opt.c copies it from a64_probe_classify().
+	 */
+	if (action == A64_PROBE_XOL && aarch64_insn_is_mrs(insn) &&
+	    aarch64_insn_extract_system_reg(insn) == A64_SYSREG(3, 0, 4, 6, 0) &&
+	    system_uses_irq_prio_masking())
+		return simulate(api, a64_sim_mrs_pmr);
 	return action;
 }
 

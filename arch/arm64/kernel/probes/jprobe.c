@@ -17,6 +17,15 @@
  * Only the architectural registers are put back (see
  * arch_jprobe_restore_regs() in <asm/kprobes.h>): the rest of struct
  * pt_regs belongs to the exception entry of the trap itself.
+ *
+ * Handler context (issue 28): a jprobe handler is not a handler of the
+ * contract in hit-context.h.  It runs after the entry BRK's exception
+ * return, as the probed function would: with its DAIF, priority mask,
+ * PAN and user access, RCU state, with preemption disabled
+ * (kprobe_jprobe_pre_handler()) and no probe running, and no pt_regs.
+ * The site's other handlers do get the contract: the pre_handlers in the
+ * entry BRK, the post_handlers on the path jprobe_return()'s BRK takes
+ * (kprobes_arm64_ctx_jprobe checks both).
  */
 #include <linux/kprobes.h>
 #include <asm/ptrace.h>

@@ -48,9 +48,11 @@
 #include <linux/context_tracking_irq.h>
 #include <linux/execmem.h>
 #include <linux/extable.h>
+#include <linux/kdebug.h>
 #include <linux/kprobes.h>
 #include <linux/perf_event.h>
 #include <linux/sched/debug.h>
+#include <linux/set_memory.h>
 #include <linux/sizes.h>
 #include <linux/vmalloc.h>
 
@@ -63,6 +65,7 @@
 #include <asm/sections.h>
 
 #include "decode-insn.h"
+#include "hit-context.h"
 
 /*
  * What the out-of-line step masks, on top of the interrupted DAIF: all of
@@ -108,10 +111,20 @@ static __always_inline bool slot_boosted(const struct kprobe *p)
 }
 
 /**
- * alloc_insn_page() - a page for out-of-line slots
+ * alloc_insn_page() - a page for out-of-line slots and detour buffers
  *
  * Read-only executable, and when possible just below the kernel image, so
  * that a boosted slot reaches any kernel text with a direct branch.
+ *
+ * Mapped read-write first and then made ROX with set_memory_rox(), as on
+ * x86: with rodata_full (the arm64 default), set_memory_ro() also makes
+ * the page's linear-map alias read-only (change_memory_common(),
+ * arch/arm64/mm/pageattr.c), which a ROX vmalloc mapping alone leaves
+ * writable.  A slot is an instruction the CPU runs with everything
+ * masked, a detour buffer holds a function pointer it calls with BLR:
+ * neither may be writable through any alias.  Writes go through the
+ * text patching fixmap (arch_write_insn_slot()); VM_FLUSH_RESET_PERMS
+ * makes vfree() give the linear map its permissions back.
  *
  * Return: the page, or NULL.
  */
@@ -124,11 +137,18 @@ void *alloc_insn_page(void)
 	start = max_t(unsigned long, start, MODULES_VADDR);
 	if (!IS_ENABLED(CONFIG_KASAN) && start < end)
 		page = __vmalloc_node_range(PAGE_SIZE, PAGE_SIZE, start, end,
-					    GFP_KERNEL | __GFP_NOWARN,
-					    PAGE_KERNEL_ROX,
-					    VM_FLUSH_RESET_PERMS, NUMA_NO_NODE,
+					    GFP_KERNEL | __GFP_NOWARN |
+					    __GFP_ZERO,
+					    PAGE_KERNEL, VM_FLUSH_RESET_PERMS,
+					    NUMA_NO_NODE,
 					    __builtin_return_address(0));
-	return page ?: execmem_alloc(EXECMEM_KPROBES, PAGE_SIZE);
+	if (!page)
+		page = execmem_alloc(EXECMEM_KPROBES, PAGE_SIZE);
+	if (page && set_memory_rox((unsigned long)page, 1)) {
+		execmem_free(page);
+		return NULL;
+	}
+	return page;
 }
 
 /*
@@ -385,6 +405,8 @@ static void __kprobes step_done(struct kprobe *p, struct pt_regs *regs,
 	kcb->status = KPROBE_HIT_SSDONE;
 	if (p->post_handler) {
 		__this_cpu_write(current_kprobe, p);
+		/* after the instruction, an emulated one included */
+		a64_regs_not_syscall(regs);
 		kprobe_run_post(p, regs);
 	}
 	reset_current_kprobe();
@@ -526,36 +548,42 @@ static __always_inline void run_probed_insn(struct kprobe *p,
  * the probed instruction, the interrupted DAIF and priority mask back
  * (in @regs, which the trampoline's ERET takes), the post_handlers, the
  * hit over.  A post_handler may change the registers, NZCV and the pc.
- * Lockdep learns that interrupts are off meanwhile (no exception entry
- * told it).  Nor did anything make RCU watch: probed code may run where
- * it does not (between ct_idle_enter() and ct_idle_exit() outside the
- * blacklisted cpuidle text), so the handlers get what the second BRK's
- * entry would give them, ct_nmi_enter(), when RCU is not watching.
+ *
+ * The post_handlers get what the second BRK's entry would give them
+ * (hit-context.h): the priority mask an exception entry sets (the copy
+ * ran with GIC_PRIO_IRQOFF), user access off (the BRK's exception return
+ * gave the copy the probed code's PAN and TTBR0), RCU watching where the
+ * probed code runs without (between ct_idle_enter() and ct_idle_exit()
+ * outside the blacklisted cpuidle text), and lockdep told that
+ * interrupts are off.
  */
 __visible notrace void a64_step_callback(struct pt_regs *regs)
 {
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
 	struct kprobe *p = kcb->probe;
-	bool rcu = a64_rcu_not_watching();
-	bool lockdep;
+	struct a64_hit_ctx ctx;
 
-	/* lockdep's calls too run with RCU watching */
-	if (unlikely(rcu))
-		ct_nmi_enter();
-	lockdep = kprobe_lockdep_irqs_off();
+	if (system_uses_irq_prio_masking())
+		write_sysreg_s(A64_ENTRY_PMR, SYS_ICC_PMR_EL1);
+	a64_hit_enter_masked(&ctx);
 	instruction_pointer_set(regs, p->ainsn.api.restore);
 	/* the frame record the trampoline linked: unwinders see the pc */
 	regs->stackframe[1] = p->ainsn.api.restore;
 	regs->pstate = kcb->post_pstate | (regs->pstate & PSR_NZCV_MASK);
 	if (system_uses_irq_prio_masking())
 		regs->pmr_save = kcb->saved_pmr;
+	a64_regs_not_syscall(regs);
 	kcb->probe = NULL;
 	kcb->status = KPROBE_HIT_SSDONE;
 	kprobe_run_post(p, regs);
 	reset_current_kprobe();
-	kprobe_lockdep_irqs_on(lockdep);
-	if (unlikely(rcu))
-		ct_nmi_exit();
+	a64_hit_leave(&ctx, true);
+	/*
+	 * The ERET puts PSTATE.PAN back from the saved bit; an ARMv8.0 CPU
+	 * (software PAN) does not know that bit (as __swpan_exit_el1).
+	 */
+	if (!system_uses_hw_pan())
+		regs->pstate &= ~PSR_PAN_BIT;
 }
 
 NOKPROBE_SYMBOL(a64_step_callback);
@@ -580,6 +608,8 @@ static noinline int __kprobes brk_without_probe(struct pt_regs *regs,
 
 		if (!p)
 			return DBG_HOOK_ERROR;
+		/* the entry's registers are back */
+		a64_regs_not_syscall(regs);
 		__this_cpu_write(current_kprobe, p);
 		kcb->status = KPROBE_HIT_ACTIVE;
 		run_probed_insn(p, regs, kcb);
@@ -606,9 +636,20 @@ int __kprobes kprobe_brk_handler(struct pt_regs *regs, unsigned long esr)
 	struct kprobe *p;
 
 	__this_cpu_inc(kprobe_brk_count);
+	a64_regs_not_syscall(regs);
 	p = kprobe_lookup(addr);
 	if (!p)
 		return brk_without_probe(regs, kcb);
+	/*
+	 * A BLR to the probed instruction (a function's first one, called
+	 * through a pointer) leaves PSTATE.BTYPE set at the BRK, which is a
+	 * valid target for any branch type.  The probe owns the pc from
+	 * here on: whatever runs next, the probed instruction included,
+	 * starts with no branch pending (step(), boost()), and the handlers
+	 * see BTYPE clear as on the paths without a BRK, whose trampolines
+	 * cannot save it (hit-context.h).
+	 */
+	regs->pstate &= ~PSR_BTYPE_MASK;
 
 	if (kprobe_running())
 		return reenter(p, regs, kcb) ? DBG_HOOK_HANDLED : DBG_HOOK_ERROR;
@@ -654,6 +695,7 @@ int __kprobes kprobe_ss_brk_handler(struct pt_regs *regs, unsigned long esr)
 						   DBG_HOOK_ERROR;
 
 	kprobe_count_step_trap();
+	a64_regs_not_syscall(regs);
 	regs->pstate = (regs->pstate & ~DAIF_MASK) | kcb->saved_daif;
 	if (system_uses_irq_prio_masking())
 		regs->pmr_save = kcb->saved_pmr;
@@ -678,18 +720,28 @@ static void __kprobes abort_step(struct kprobe_ctlblk *kcb,
 }
 
 /*
- * The copy of @p's instruction faulted in its slot.  The fault is
- * presented as raised at the probed address (which has no exception
- * table entry: arch_prepare_kprobe() refuses those).  A fault_handler
- * that returns 1 either moved the pc (the probe ends there, without its
- * post_handler) or left it (it removed the cause: the copy runs again,
- * still as this probe's step).  Otherwise the probe ends and the kernel
- * handles the fault at the probed address, as without a probe.
+ * The copy of @p's instruction faulted in its slot.  The fault_handler
+ * sees the fault as raised at the probed address (which has no exception
+ * table entry: arch_prepare_kprobe() refuses those).  One that returns 1
+ * either moved the pc (the probe ends there, without its post_handler)
+ * or left it (it removed the cause: the copy runs again, still as this
+ * probe's step).
+ *
+ * Otherwise the kernel handles the fault where it happened, in the slot,
+ * with the step still going on: a fault it recovers from (a spurious
+ * translation fault, a KFENCE report, a user page read in) resumes at
+ * the faulting instruction, which then completes the step as if nothing
+ * had happened: one hit, pre_handler and post_handler once each.
+ * Resuming at the probed address instead would hit the BRK again and run
+ * the pre_handlers twice.  A fault it cannot recover from (no exception
+ * table entry matches a slot) dies, and kprobe_die_notify() ends the step
+ * and shows the probed address in the report.
  */
 static int __kprobes slot_fault(struct kprobe *p, struct pt_regs *regs,
 				struct kprobe_ctlblk *kcb, int trapnr)
 {
 	unsigned long addr = (unsigned long)p->addr;
+	unsigned long at = instruction_pointer(regs);
 
 	instruction_pointer_set(regs, addr);
 	if (kcb->status == KPROBE_HIT_SS && p->fault_handler &&
@@ -703,8 +755,54 @@ static int __kprobes slot_fault(struct kprobe *p, struct pt_regs *regs,
 		abort_step(kcb, regs);
 		return 1;
 	}
-	abort_step(kcb, regs);
+	instruction_pointer_set(regs, at);
 	return 0;
+}
+
+/* Whether @regs are at a copy of the instruction of the probe being stepped */
+static bool __kprobes in_stepped_slot(struct kprobe_ctlblk *kcb,
+				      struct pt_regs *regs)
+{
+	struct kprobe *p = kcb->probe;
+
+	return (kcb->status & (KPROBE_HIT_SS | KPROBE_REENTER)) && p &&
+	       p->ainsn.api.insn &&
+	       (instruction_pointer(regs) == (unsigned long)p->ainsn.api.insn ||
+		instruction_pointer(regs) ==
+		(unsigned long)(p->ainsn.api.insn + SLOT_POST));
+}
+
+/*
+ * The kernel dies of a fault in a slot that slot_fault() left to it: end
+ * the step, so that this CPU handles probes again once the task is gone,
+ * and report the probed address rather than the slot's.
+ */
+static int __kprobes kprobe_die_notify(struct notifier_block *nb,
+				       unsigned long val, void *data)
+{
+	struct die_args *args = data;
+	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+
+	if (val != DIE_OOPS || !args->regs || user_mode(args->regs) ||
+	    !kprobe_running() || !in_stepped_slot(kcb, args->regs))
+		return NOTIFY_DONE;
+	instruction_pointer_set(args->regs, (unsigned long)kcb->probe->addr);
+	abort_step(kcb, args->regs);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block kprobe_die_nb = {
+	.notifier_call = kprobe_die_notify,
+};
+
+/**
+ * arch_init_kprobes() - arm64 setup at boot
+ *
+ * Return: the error of register_die_notifier().
+ */
+int __init arch_init_kprobes(void)
+{
+	return register_die_notifier(&kprobe_die_nb);
 }
 
 /**
@@ -722,14 +820,9 @@ int __kprobes kprobe_fault_handler(struct pt_regs *regs, int trapnr)
 {
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
 	struct kprobe *cur = kprobe_running();
-	struct kprobe *p = kcb->probe;
 
-	if ((kcb->status & (KPROBE_HIT_SS | KPROBE_REENTER)) && p &&
-	    p->ainsn.api.insn &&
-	    (instruction_pointer(regs) == (unsigned long)p->ainsn.api.insn ||
-	     instruction_pointer(regs) ==
-	     (unsigned long)(p->ainsn.api.insn + SLOT_POST)))
-		return slot_fault(p, regs, kcb, trapnr);
+	if (in_stepped_slot(kcb, regs))
+		return slot_fault(kcb->probe, regs, kcb, trapnr);
 
 	/* a fault in a handler or in an emulation: the handler may fix it */
 	if (cur && cur->fault_handler && cur->fault_handler(cur, regs, trapnr))

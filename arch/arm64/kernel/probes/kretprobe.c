@@ -3,7 +3,6 @@
  * arm64 side of kretprobes: hijacking the link register at a function's
  * entry and the C half of the trampoline (kprobes_trampoline.S).
  */
-#include <linux/context_tracking_irq.h>
 #include <linux/kprobes.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
@@ -11,6 +10,7 @@
 #include <asm/ptrace.h>
 
 #include "decode-insn.h"
+#include "hit-context.h"
 
 __visible unsigned long kretprobe_arm64_return(struct pt_regs *regs);
 
@@ -30,23 +30,27 @@ NOKPROBE_SYMBOL(arch_kretprobe_hijack);
 
 /*
  * Called by kretprobe_trampoline with @regs as at the function's return
- * (pc = the trampoline); x29 is the caller's frame pointer again.
+ * (pc = the trampoline); x29 is the caller's frame pointer again.  The
+ * trampoline saved x0-x30, sp, NZCV and DAIF; the rest of what an
+ * exception entry saves (the priority mask, PAN, DIT, SSBS, TCO) and
+ * orig_x0 and syscallno are completed here, as on every other path.
  *
- * The handler runs as from a BRK: kretprobe_trampoline_return() disables
- * preemption, and RCU is made to watch as the debug exception entry
- * does, for a function that returns where it is not watching (in
- * cpuidle text, with interrupts off).
+ * The handler runs as from a BRK (hit-context.h): everything masked as
+ * the debug exception masks it, user access off, RCU made to watch as the
+ * debug exception entry does (for a function that returns where it is
+ * not watching: in cpuidle text, with interrupts off), lockdep told, and
+ * kretprobe_trampoline_return() disables preemption and sets
+ * current_kprobe.
  */
 __visible unsigned long kretprobe_arm64_return(struct pt_regs *regs)
 {
-	bool rcu_off = a64_rcu_not_watching();
+	struct a64_hit_ctx ctx;
 	unsigned long ret;
 
-	if (unlikely(rcu_off))
-		ct_nmi_enter();
+	a64_hit_enter(&ctx);
+	a64_hit_regs(regs, &ctx);
 	ret = kretprobe_trampoline_return(regs, (void *)regs->regs[29], NULL);
-	if (unlikely(rcu_off))
-		ct_nmi_exit();
+	a64_hit_exit(&ctx);
 	return ret;
 }
 

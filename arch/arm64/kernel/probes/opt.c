@@ -36,8 +36,10 @@
  * PACIBSP (an implicit bti c), since an indirect branch landing on the B
  * in a guarded page raises a Branch Target exception (the BRK is a valid
  * target for any branch type, so such probes keep theirs); and cpuidle
- * text, where RCU may not be watching: a BRK enters the debug exception
- * context, which makes RCU watch, a B to the detour buffer does not.
+ * text, where RCU is not watching: a BRK's debug exception entry makes
+ * it watch, and a64_optprobe_hit() does the same for code outside
+ * cpuidle text that runs unwatched, but the idle loop is better left
+ * with its BRK.
  */
 #define pr_fmt(fmt) "kprobes: " fmt
 
@@ -55,6 +57,7 @@
 #include <asm/ptrace.h>
 
 #include "decode-insn.h"
+#include "hit-context.h"
 
 #define TMPL_OFF(sym)	((unsigned long)(sym) - (unsigned long)a64_opt_tmpl)
 #define TMPL_SIZE	TMPL_OFF(a64_opt_tmpl_end)
@@ -75,78 +78,62 @@ struct opt_exit {
 
 static DEFINE_PER_CPU(struct opt_exit, opt_exit);
 
-/* PSTATE fields an exception entry saves and the detour template cannot */
-#define A64_SYS_DIT	sys_reg(3, 3, 4, 2, 5)
-#define A64_SYS_SSBS	sys_reg(3, 3, 4, 2, 6)
-#define A64_SYS_TCO	sys_reg(3, 3, 4, 2, 7)
-
-/*
- * Complete the pt_regs the detour buffer laid (pc, sp, x0-x30, NZCV,
- * DAIF, EL1h) as an exception entry would: the priority mask when
- * pseudo-NMIs are in use (which is how local_irq_save() masks then), and
- * PAN, DIT, SSBS and TCO when the CPU has them.
- */
-static __always_inline void opt_complete_regs(struct pt_regs *regs)
-{
-	u64 pstate = 0;
-
-	if (system_uses_irq_prio_masking())
-		regs->pmr_save = read_sysreg_s(SYS_ICC_PMR_EL1);
-	if (cpus_have_final_cap(ARM64_HAS_PAN))
-		pstate |= read_sysreg_s(SYS_PSTATE_PAN) & PSR_PAN_BIT;
-	if (cpus_have_final_cap(ARM64_HAS_DIT))
-		pstate |= read_sysreg_s(A64_SYS_DIT) & PSR_DIT_BIT;
-	if (cpus_have_final_cap(ARM64_SSBS))
-		pstate |= read_sysreg_s(A64_SYS_SSBS) & PSR_SSBS_BIT;
-	if (cpus_have_final_cap(ARM64_MTE))
-		pstate |= read_sysreg_s(A64_SYS_TCO) & PSR_TCO_BIT;
-	regs->pstate |= pstate;
-}
-
 /**
  * a64_optprobe_hit() - an optimized probe was hit
  * @op: the probe
  * @regs: the registers at the probed address, laid by the detour buffer
  *
- * Called from the detour buffer, like the BRK handler would run the
- * pre_handlers: interrupts off, current_kprobe set, and a hit while
- * another probe is handled on this CPU only counted as missed.  Where
- * RCU is not watching (optimization refuses cpuidle text, so this is
- * only a safety net) @op cannot be trusted: only the displaced
- * instruction runs.
+ * Called from the detour buffer with the probed code's DAIF, priority
+ * mask and user access.  The handlers run as the BRK handler would run
+ * them (hit-context.h): everything masked as the debug exception masks
+ * it, so that no pseudo-NMI, watchpoint or SError nests in a handler and
+ * takes a fault kprobe_page_fault() would give to this probe; user
+ * access off; lockdep told; @regs completed as an exception entry saves
+ * them; current_kprobe set, and a hit while another probe is handled on
+ * this CPU only counted as missed.  Where RCU is not watching (probed
+ * code between ct_idle_enter() and ct_idle_exit(); optimization refuses
+ * cpuidle text itself) a64_hit_enter() makes it watch with
+ * ct_nmi_enter(), as the debug exception entry would, before @op->live
+ * is read: the handlers run, as after a BRK.
  *
- * Return: 0 to run the displaced instruction next, or, when a
- * pre_handler set the pc (and the registers) to resume with, the address
- * of a64_opt_exit, which loads the registers, and its BRK the pc.
+ * Return: 0 to run the displaced instruction next, with the probed
+ * code's state back, or, when a pre_handler set the pc (and the
+ * registers) to resume with, the address of a64_opt_exit, which loads
+ * the registers, and its BRK the pc, the interrupt masks still masked
+ * until then.
  */
 unsigned long a64_optprobe_hit(struct optimized_kprobe *op,
 			       struct pt_regs *regs)
 {
+	struct a64_hit_ctx ctx;
 	struct kprobe *p;
-	unsigned long flags;
 	int moved = 0;
 
-	if (unlikely(a64_rcu_not_watching()))
-		return 0;
-	opt_complete_regs(regs);
+	a64_hit_enter(&ctx);
+	a64_hit_regs(regs, &ctx);
 
 	/*
-	 * With interrupts off this is an RCU reader: a site retired after
-	 * the check is freed only after we are done with it.
+	 * With interrupts off and RCU watching this is an RCU reader: a
+	 * site retired after the check is freed only after we are done
+	 * with it.
 	 */
-	local_irq_save(flags);
 	/* (NULL once unregistered: only the displaced instruction runs) */
 	p = READ_ONCE(op->live);
 	if (p && !kprobe_missed(p)) {
 		moved = !!kprobe_enter_pre(p, regs);
 		reset_current_kprobe();
 	}
-	local_irq_restore(flags);
-	if (!moved)
+	if (!moved) {
+		a64_hit_exit(&ctx);
 		return 0;
+	}
 
-	/* masked until the BRK, so that the note below cannot be lost */
-	local_daif_mask();
+	/*
+	 * Masked until the BRK, so that the note below cannot be lost;
+	 * user access and lockdep as the BRK's entry expects them (its
+	 * exit tells lockdep again, see kprobe_opt_exit_brk()).
+	 */
+	a64_hit_leave(&ctx, false);
 	__this_cpu_write(opt_exit.pc, instruction_pointer(regs));
 	__this_cpu_write(opt_exit.daif, regs->pstate & DAIF_MASK);
 	__this_cpu_write(opt_exit.pmr, regs->pmr_save);

@@ -225,3 +225,17 @@ void __kprobes a64_sim_nop(u32 insn, long pc, struct pt_regs *regs)
 {
 	next_insn(regs, pc);
 }
+
+/*
+ * mrs Xt, ICC_PMR_EL1 with pseudo-NMIs, the first half of every
+ * local_irq_save(): the probed code's priority mask, which the BRK's
+ * exception entry saved in pmr_save.  Run from a slot it would read
+ * GIC_PRIO_IRQOFF, the mask the step runs with (kprobes.c), and the
+ * caller would take "interrupts were off" and leave them on at its
+ * local_irq_restore() while believing it held them off.
+ */
+void __kprobes a64_sim_mrs_pmr(u32 insn, long pc, struct pt_regs *regs)
+{
+	set_xreg(regs, insn, regs->pmr_save, true);
+	next_insn(regs, pc);
+}

@@ -22,5 +22,6 @@ probes_handler_t a64_sim_branch_reg;	/* br, blr, ret */
 probes_handler_t a64_sim_load_lit;	/* ldr, ldrsw (literal) */
 probes_handler_t a64_sim_load_lit_fp;	/* ldr s/d/q (literal) */
 probes_handler_t a64_sim_nop;		/* prfm (literal) */
+probes_handler_t a64_sim_mrs_pmr;	/* mrs xN, ICC_PMR_EL1 (pseudo-NMIs) */
 
 #endif /* _ARM64_KERNEL_KPROBES_SIMULATE_INSN_H */

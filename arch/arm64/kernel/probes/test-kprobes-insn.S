@@ -323,6 +323,28 @@ SYM_FUNC_START(kpa64_ldr_reg)
 SYM_FUNC_END(kpa64_ldr_reg)
 
 /*
+ * void kpa64_wp_store(u64 *p, u64 v): one store, at kpa64_wp_store_at,
+ * which a watchpoint's handler may skip.
+ */
+SYM_FUNC_START(kpa64_wp_store)
+	PROBE_POINT kpa64_wp_store
+	str	x1, [x0]
+	ret
+SYM_FUNC_END(kpa64_wp_store)
+
+/*
+ * u64 kpa64_mrs_pmr(u64 a, u64 b, u64 out[4]): ICC_PMR_EL1, as the
+ * first half of local_irq_save() reads it with pseudo-NMIs.  Only called
+ * when the kernel uses them (a GICv2 machine has no such register).
+ */
+SYM_FUNC_START(kpa64_mrs_pmr)
+	cmp	x0, x1
+	PROBE_POINT kpa64_mrs_pmr
+	mrs	x0, S3_0_C4_C6_0		/* ICC_PMR_EL1 */
+	DONE
+SYM_FUNC_END(kpa64_mrs_pmr)
+
+/*
  * u64 kpa64_fault_load(u64 a, const u64 *p, u64 out[4]): *p, or 0 with
  * out[1] = -EFAULT when the load faults (exception table fixup).  A probe
  * on the load is refused; one on the function's entry is not.
