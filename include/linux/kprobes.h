@@ -130,7 +130,12 @@ typedef int (*kprobe_fault_handler_t)(struct kprobe *p, struct pt_regs *regs,
  *   work forwards even when the probed code runs with DF set.
  * - arm64: PSTATE.DAIF all masked, as a debug exception leaves them;
  *   with pseudo-NMIs (irqchip.gicv3_pseudo_nmi=1) the PMR as an exception
- *   entry leaves it; PSTATE.BTYPE clear.
+ *   entry leaves it (a fault_handler called for a fault of the stepped
+ *   instruction sees the step's mask, GIC_PRIO_IRQOFF: masked too);
+ *   PSTATE.BTYPE clear.  The live PSTATE.TCO and SSBS stay as the probed
+ *   code had them on the paths that take no exception, where an
+ *   exception entry would set them from SCTLR_EL1; pt_regs shows the
+ *   probed code's on every path.
  * - Faults: a fault in a handler (or in the probed instruction's copy)
  *   goes to the running probe's fault_handler, then to the exception
  *   tables, so the nofault accessors are safe; a fault of an exception
@@ -139,13 +144,13 @@ typedef int (*kprobe_fault_handler_t)(struct kprobe *p, struct pt_regs *regs,
  *   registers and flags as they stood (x86: its EFLAGS with its own IF,
  *   DF and AC; arm64: its PSTATE with DAIF, PAN, SSBS, DIT and TCO), and
  *   every field an exception entry writes (x86: cs, ss, sp, orig_ax -1;
- *   arm64: sp and pmr_save; the arm64 trampolines also write orig_x0 and
- *   syscallno (NO_SYSCALL), which an EL1 exception leaves unwritten,
- *   rather than leave stack contents there).  The instruction
- *   pointer is the probed address in a pre_handler (x86: the address + 1,
- *   as after its int3), the next instruction in a post_handler, the
- *   return address in a kretprobe's handler.  Changes a handler makes to
- *   pt_regs take effect as documented for its handler type.
+ *   arm64: sp and pmr_save, and on every path orig_x0 = x0 and syscallno
+ *   = NO_SYSCALL, which an EL1 exception entry leaves unwritten).  The
+ *   instruction pointer is the probed address in a pre_handler (x86: the
+ *   address + 1, as after its int3), the next instruction in a
+ *   post_handler, the return address in a kretprobe's handler.  Changes
+ *   a handler makes to pt_regs take effect as documented for its handler
+ *   type.
  *
  * A jprobe's entry is the one exception, by design: it is an ordinary
  * function with the probed function's prototype, entered in the probed
