@@ -49,18 +49,27 @@ bool arch_kretprobe_refused(unsigned long func)
  * on would find the trampoline's address there with no instance to
  * recover it) and before it runs the handler, whose stack traces then
  * see a plain return address too.
+ *
+ * The trampoline calls us with interrupts off, as the other paths run
+ * their handlers: lockdep learns that they are, as for the other
+ * trampolines.
  */
-__visible unsigned long kretprobe_x86_return(struct pt_regs *regs)
+__visible notrace unsigned long kretprobe_x86_return(struct pt_regs *regs)
 {
 	unsigned long *slot = (unsigned long *)(regs + 1) +
 			      IS_ENABLED(CONFIG_X86_32);
+	unsigned long ret;
+	bool lockdep;
 
+	lockdep = kprobe_lockdep_irqs_off();
 	regs->cs = __KERNEL_CS;
 	regs->ss = __KERNEL_DS;
 	regs->orig_ax = ~0UL;
 	regs->sp = (unsigned long)(slot + 1);
 	regs->ip = (unsigned long)kretprobe_trampoline;
-	return kretprobe_trampoline_return(regs, slot, slot);
+	ret = kretprobe_trampoline_return(regs, slot, slot);
+	kprobe_lockdep_irqs_on(lockdep);
+	return ret;
 }
 
 NOKPROBE_SYMBOL(kretprobe_x86_return);

@@ -192,6 +192,24 @@ KPX_LABEL(kpx_postcopy_insn)
 KPX_LABEL(kpx_postcopy_skip)
 	ASM_RET
 KPX_END(kpx_postcopy)
+
+/* unsigned long kpx_df(void): kpx_pc_var, loaded with DF set */
+KPX_FUNC(kpx_df)
+"	std\n"
+KPX_LABEL(kpx_df_insn)
+"	movq kpx_pc_var(%rip), %rax\n"
+"	cld\n"
+	ASM_RET
+KPX_END(kpx_df)
+
+/* int kpx_df_opt(x): x + 7, with DF set over an optimizable region */
+KPX_FUNC(kpx_df_opt)
+"	std\n"
+"	movl $7, %eax\n"
+"	addl %edi, %eax\n"
+"	cld\n"
+	ASM_RET
+KPX_END(kpx_df_opt)
 "	.popsection\n"
 "	.pushsection .data, \"aw\"\n"
 "	.balign 8\n"
@@ -201,6 +219,8 @@ KPX_END(kpx_postcopy)
 );
 
 asmlinkage unsigned long kpx_postcopy(unsigned long x);
+asmlinkage unsigned long kpx_df(void);
+asmlinkage int kpx_df_opt(int x);
 
 /* A probe that counts its hits and remembers the ip its handlers saw. */
 struct kpx_probe {
@@ -1044,15 +1064,17 @@ static int kpx_krp_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 	kpx_krp.handler.n = stack_trace_save(kpx_krp.handler.entries,
 					     KPX_TRACE_MAX, 0);
 	/*
-	 * An interrupt while the return is handled: the trampoline runs
-	 * with interrupts enabled, so the self-IPI comes in here.
+	 * An interrupt while the return is handled: the handler runs with
+	 * interrupts off, as every handler does, so the self-IPI comes in
+	 * at the trampoline's popf, inside the trampoline (after the real
+	 * return address is back in the slot).  Were they on, it would
+	 * come in here.
 	 */
-	if (!irqs_disabled()) {
-		irq_work_queue(&kpx_krp.work);
+	irq_work_queue(&kpx_krp.work);
+	if (!irqs_disabled())
 		for (spin = 0; spin < 100000000L &&
 		     !atomic_read(&kpx_krp.irq_done); spin++)
 			cpu_relax();
-	}
 	return 0;
 }
 
@@ -1293,6 +1315,124 @@ static void kpx_cfi_check(struct kunit *test)
 #endif
 }
 
+/* ---------------------------------------------------------------------
+ * Issue 28: what the handlers of the trampoline paths may rely on
+ */
+
+/* The body of an asm test function: past its ENDBR, if any. */
+static unsigned long kpx_body(void *fn)
+{
+	unsigned long a = (unsigned long)fn;
+
+	/* computed here, not as a relocation past the ENDBR (objtool) */
+	OPTIMIZER_HIDE_VAR(a);
+	return is_endbr(*(u32 *)a) ? a + ENDBR_INSN_SIZE : a;
+}
+
+/* Has the optimizer made @kp's site a jump? */
+static bool __maybe_unused kpx_optimized(struct kprobe *kp)
+{
+	struct kprobe *site;
+	bool ret;
+
+	rcu_read_lock();
+	site = get_kprobe(kp->addr);
+	ret = site && kprobe_optimized(site);
+	rcu_read_unlock();
+	return ret;
+}
+
+/*
+ * A handler's string instructions, with DF as the handler finds it:
+ * a rep stosb of 64 bytes into the middle of three.  With DF set it
+ * stores downwards from there, over the guard below.
+ */
+static struct {
+	atomic_t hits;
+	bool df;
+	u8 buf[3 * 64];
+} kpx_dfs;
+
+static void kpx_df_handler(void)
+{
+	void *dst = kpx_dfs.buf + 64;
+	unsigned long n = 64;
+
+	atomic_inc(&kpx_dfs.hits);
+	if (native_save_fl() & X86_EFLAGS_DF)
+		WRITE_ONCE(kpx_dfs.df, true);
+	asm volatile("rep stosb" : "+D" (dst), "+c" (n) : "a" (0x5a) : "memory");
+}
+
+static int kpx_df_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	kpx_df_handler();
+	return 0;
+}
+
+static void kpx_df_post(struct kprobe *p, struct pt_regs *regs,
+			unsigned long flags)
+{
+	kpx_df_handler();
+}
+
+static void kpx_df_expect(struct kunit *test, const char *path)
+{
+	unsigned int i;
+
+	KUNIT_EXPECT_FALSE_MSG(test, READ_ONCE(kpx_dfs.df),
+			       "%s: handler ran with DF set", path);
+	for (i = 0; i < sizeof(kpx_dfs.buf); i++)
+		if (kpx_dfs.buf[i] != (i >= 64 && i < 128 ? 0x5a : 0))
+			break;
+	KUNIT_EXPECT_EQ_MSG(test, i, sizeof(kpx_dfs.buf),
+			    "%s: rep stosb stored outside its 64 bytes", path);
+	memset(&kpx_dfs, 0, sizeof(kpx_dfs));
+}
+
+/*
+ * Finding A: a probed instruction inside "std ... cld".  The post copy's
+ * post_handler (kprobe_step_trampoline) and an optimized probe's
+ * pre_handler (kprobe_opt_trampoline) run with DF clear, as from an
+ * int3; the probed code gets DF set back.  Failed before the
+ * trampolines had their cld: DF set in both handlers, and the rep stosb
+ * going backwards over the guard.
+ */
+static void kpx_df_clear(struct kunit *test)
+{
+	struct kprobe *kp = kunit_kcalloc(test, 2, sizeof(*kp), GFP_KERNEL);
+	unsigned long traps;
+
+	KUNIT_ASSERT_NOT_NULL(test, kp);
+	memset(&kpx_dfs, 0, sizeof(kpx_dfs));
+	kp[0].symbol_name = "kpx_df_insn";
+	kp[0].pre_handler = kpx_pre_nop;
+	kp[0].post_handler = kpx_df_post;
+	KUNIT_ASSERT_EQ(test, register_kprobe(&kp[0]), 0);
+	KUNIT_ASSERT_TRUE(test, kpx_ai(&kp[0])->boostable);
+	traps = kprobe_step_traps();
+	KUNIT_EXPECT_EQ(test, kpx_df(), 100UL);
+	KUNIT_EXPECT_EQ(test, kprobe_step_traps() - traps, 0UL);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpx_dfs.hits), 1);
+	unregister_kprobe(&kp[0]);
+	kpx_df_expect(test, "post copy");
+
+#ifdef CONFIG_OPTPROBES
+	/* the movl after the std */
+	kp[1].addr = (kprobe_opcode_t *)(kpx_body(kpx_df_opt) + 1);
+	kp[1].pre_handler = kpx_df_pre;
+	KUNIT_ASSERT_EQ(test, register_kprobe(&kp[1]), 0);
+	wait_for_kprobe_optimizer();
+	KUNIT_EXPECT_TRUE(test, kpx_optimized(&kp[1]));
+	traps = kprobe_int3_hits();
+	KUNIT_EXPECT_EQ(test, kpx_df_opt(1), 8);
+	KUNIT_EXPECT_EQ(test, kprobe_int3_hits() - traps, 0UL);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpx_dfs.hits), 1);
+	unregister_kprobe(&kp[1]);
+	kpx_df_expect(test, "optimized");
+#endif
+}
+
 static struct kunit_case kprobes_x86_unusual_cases[] = {
 	KUNIT_CASE(kpx_extable_kernel),
 	KUNIT_CASE(kpx_extable_user),
@@ -1311,6 +1451,7 @@ static struct kunit_case kprobes_x86_unusual_cases[] = {
 #endif
 	KUNIT_CASE_SLOW(kpx_decode_vs_jump_label),
 	KUNIT_CASE(kpx_cfi_check),
+	KUNIT_CASE(kpx_df_clear),
 	{}
 };
 
