@@ -179,6 +179,9 @@ __visible void kprobe_x86_step_callback(struct pt_regs *regs);
  * this CPU is being stepped (one level, as an NMI can do).  @reading is
  * set while the trap reads an emulated instruction's memory operand: a
  * fault there is the reader's, fixed up by its own exception table entry.
+ * It belongs to the probe that set it: a probe hit inside that window
+ * (from an NMI) saves it with the rest and clears it, or a fault in its
+ * stepped copy would be taken for the reader's and not rewound.
  */
 struct kprobe_ctlblk {
 	unsigned long status;
@@ -188,6 +191,7 @@ struct kprobe_ctlblk {
 		struct kprobe *kp;
 		unsigned long status;
 		unsigned long flags;
+		bool reading;
 	} saved;
 };
 

@@ -843,6 +843,7 @@ static void finish_hit(struct kprobe *p, struct pt_regs *regs,
 		__this_cpu_write(current_kprobe, kcb->saved.kp);
 		kcb->status = kcb->saved.status;
 		kcb->flags = kcb->saved.flags;
+		kcb->reading = kcb->saved.reading;
 		kcb->saved.kp = NULL;
 		return;
 	}
@@ -1023,6 +1024,9 @@ static void reenter(struct kprobe *p, struct pt_regs *regs,
 	kcb->saved.kp = kprobe_running();
 	kcb->saved.status = kcb->status;
 	kcb->saved.flags = kcb->flags;
+	/* The outer trap may be reading an operand: that is not ours. */
+	kcb->saved.reading = kcb->reading;
+	kcb->reading = false;
 	__this_cpu_write(current_kprobe, p);
 	kcb->status = KPROBE_REENTER;
 	run_insn(p, regs, kcb, true);

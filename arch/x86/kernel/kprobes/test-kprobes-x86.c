@@ -1503,6 +1503,63 @@ static void kpx_fault_handled(struct kunit *test)
 				       "a handled fault warned");
 }
 
+/*
+ * Finding C: kcb->reading is the trap's own, while it reads an emulated
+ * branch's memory operand (indirect_target()).  A probe hit in that
+ * window (an NMI's) whose stepped copy faults must still be rewound to
+ * its original address, where the exception table entry is.  The outer
+ * pre_handler here opens the window itself and calls into a reentered
+ * probe on a load with an exception table entry, given a bad pointer.
+ * Before reenter() saved and cleared kcb->reading the fault in the slot
+ * was taken for the reader's, not rewound, and oopsed there (no fixup
+ * in a slot): the kernel died in the test.
+ */
+static struct {
+	unsigned long *bad;
+	long ret;
+	bool reading_after;
+	int outer;
+} kpx_rd;
+
+static int kpx_rd_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+	unsigned long out = 0;
+
+	kpx_rd.outer++;
+	kcb->reading = true;		/* as indirect_target() reads */
+	kpx_rd.ret = kpx_exload(kpx_rd.bad, &out);
+	kpx_rd.reading_after = kcb->reading;
+	kcb->reading = false;
+	return 0;
+}
+
+static void kpx_reading_reentry(struct kunit *test)
+{
+	struct kprobe *kp = kunit_kcalloc(test, 2, sizeof(*kp), GFP_KERNEL);
+	void *area;
+
+	KUNIT_ASSERT_NOT_NULL(test, kp);
+	memset(&kpx_rd, 0, sizeof(kpx_rd));
+	kpx_rd.bad = kpx_bad_kernel_ptr(test, &area);
+	kp[0].symbol_name = "kpx_exload_insn";
+	kp[0].pre_handler = kpx_pre_nop;
+	kp[1].symbol_name = "kpx_leaf";
+	kp[1].pre_handler = kpx_rd_pre;
+	KUNIT_ASSERT_EQ(test, register_kprobe(&kp[0]), 0);
+	KUNIT_ASSERT_EQ(test, register_kprobe(&kp[1]), 0);
+	KUNIT_EXPECT_EQ(test, kpx_leaf(), 41L);
+	unregister_kprobe(&kp[1]);
+	unregister_kprobe(&kp[0]);
+	vfree(area);
+	KUNIT_EXPECT_EQ(test, kpx_rd.outer, 1);
+	KUNIT_EXPECT_EQ(test, kpx_rd.ret, (long)-EFAULT);
+	/* the outer hit's window is its own again */
+	KUNIT_EXPECT_TRUE(test, kpx_rd.reading_after);
+	KUNIT_EXPECT_EQ(test, kp[0].nmissed, 1UL);
+	KUNIT_EXPECT_TRUE(test, kpx_no_probe_running());
+}
+
 static struct kunit_case kprobes_x86_unusual_cases[] = {
 	KUNIT_CASE(kpx_extable_kernel),
 	KUNIT_CASE(kpx_extable_user),
@@ -1523,6 +1580,7 @@ static struct kunit_case kprobes_x86_unusual_cases[] = {
 	KUNIT_CASE(kpx_cfi_check),
 	KUNIT_CASE(kpx_df_clear),
 	KUNIT_CASE(kpx_fault_handled),
+	KUNIT_CASE(kpx_reading_reentry),
 	{}
 };
 
