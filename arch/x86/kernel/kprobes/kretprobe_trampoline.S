@@ -17,6 +17,9 @@
  * DF clear at a return; IF is whatever the function returns with (e.g.
  * local_irq_save() wrappers return with it clear) and AC clear but in a
  * user-access region, which objtool keeps free of calls and returns.
+ * With interrupts off kretprobe_x86_return() may also make RCU watch
+ * (ct_nmi_enter()) where the function returned between ct_idle_enter()
+ * and ct_idle_exit().
  */
 #include <linux/linkage.h>
 #include <linux/objtool.h>

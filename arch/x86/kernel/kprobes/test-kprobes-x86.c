@@ -220,6 +220,13 @@ KPX_LABEL(kpx_rawload_insn)
 KPX_LABEL(kpx_rawload_end)
 	ASM_RET
 KPX_END(kpx_rawload)
+
+/* int kpx_opt(x): x + 7; its first instruction is an optimizable region */
+KPX_FUNC(kpx_opt)
+"	movl $7, %eax\n"
+"	addl %edi, %eax\n"
+	ASM_RET
+KPX_END(kpx_opt)
 "	.popsection\n"
 "	.pushsection .data, \"aw\"\n"
 "	.balign 8\n"
@@ -232,6 +239,7 @@ asmlinkage unsigned long kpx_postcopy(unsigned long x);
 asmlinkage unsigned long kpx_df(void);
 asmlinkage int kpx_df_opt(int x);
 asmlinkage long kpx_rawload(const unsigned long *p);
+asmlinkage int kpx_opt(int x);
 
 /* A probe that counts its hits and remembers the ip its handlers saw. */
 struct kpx_probe {
@@ -1560,6 +1568,97 @@ static void kpx_reading_reentry(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, kpx_no_probe_running());
 }
 
+/*
+ * Finding E: handlers where RCU does not watch.  An optimized probe hit
+ * between ct_idle_enter() and ct_idle_exit(), and a kretprobed function
+ * that returns there (it calls ct_idle_enter() itself: its entry hit is
+ * an ordinary one).  Their handlers find RCU watching (the callbacks
+ * make it, with ct_nmi_enter()).  Failed before: rcu_is_watching()
+ * false in both handlers, where an unregistration's synchronize_rcu()
+ * would not have waited for them.  The post copy's callback has done
+ * it since it came (kpx_post_copy tests it).
+ */
+static struct {
+	atomic_t hits;
+	bool rcu_off;
+} kpx_idle;
+
+static void kpx_idle_seen(void)
+{
+	atomic_inc(&kpx_idle.hits);
+	if (!rcu_is_watching())
+		WRITE_ONCE(kpx_idle.rcu_off, true);
+}
+
+static int kpx_idle_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	kpx_idle_seen();
+	return 0;
+}
+
+#ifdef CONFIG_CONTEXT_TRACKING_IDLE
+static noinline __used __noipa void kpx_idle_enter(void)
+{
+	ct_idle_enter();
+}
+
+#ifdef CONFIG_KRETPROBES
+static int kpx_idle_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	kpx_idle_seen();
+	return 0;
+}
+#endif
+#endif
+
+static void kpx_rcu_idle(struct kunit *test)
+{
+#ifdef CONFIG_CONTEXT_TRACKING_IDLE
+	struct kprobe *kp __maybe_unused;
+	struct kretprobe *rp __maybe_unused;
+	int v __maybe_unused;
+
+	memset(&kpx_idle, 0, sizeof(kpx_idle));
+#ifdef CONFIG_OPTPROBES
+	kp = kunit_kzalloc(test, sizeof(*kp), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, kp);
+	kp->symbol_name = "kpx_opt";
+	kp->pre_handler = kpx_idle_pre;
+	KUNIT_ASSERT_EQ(test, register_kprobe(kp), 0);
+	wait_for_kprobe_optimizer();
+	KUNIT_EXPECT_TRUE(test, kpx_optimized(kp));
+	local_irq_disable();
+	ct_idle_enter();
+	v = kpx_opt(2);
+	ct_idle_exit();
+	local_irq_enable();
+	unregister_kprobe(kp);
+	KUNIT_EXPECT_EQ(test, v, 9);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpx_idle.hits), 1);
+	KUNIT_EXPECT_FALSE_MSG(test, READ_ONCE(kpx_idle.rcu_off),
+			       "optimized: RCU not watching");
+#endif
+#ifdef CONFIG_KRETPROBES
+	rp = kunit_kzalloc(test, sizeof(*rp), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rp);
+	memset(&kpx_idle, 0, sizeof(kpx_idle));
+	rp->kp.symbol_name = "kpx_idle_enter";
+	rp->handler = kpx_idle_ret;
+	KUNIT_ASSERT_EQ(test, register_kretprobe(rp), 0);
+	local_irq_disable();
+	kpx_idle_enter();
+	ct_idle_exit();
+	local_irq_enable();
+	unregister_kretprobe(rp);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpx_idle.hits), 1);
+	KUNIT_EXPECT_FALSE_MSG(test, READ_ONCE(kpx_idle.rcu_off),
+			       "kretprobe return: RCU not watching");
+#endif
+#else
+	kunit_skip(test, "no CONFIG_CONTEXT_TRACKING_IDLE (TINY_RCU): RCU always watches");
+#endif
+}
+
 static struct kunit_case kprobes_x86_unusual_cases[] = {
 	KUNIT_CASE(kpx_extable_kernel),
 	KUNIT_CASE(kpx_extable_user),
@@ -1581,6 +1680,7 @@ static struct kunit_case kprobes_x86_unusual_cases[] = {
 	KUNIT_CASE(kpx_df_clear),
 	KUNIT_CASE(kpx_fault_handled),
 	KUNIT_CASE(kpx_reading_reentry),
+	KUNIT_CASE(kpx_rcu_idle),
 	{}
 };
 
