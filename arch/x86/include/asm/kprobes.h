@@ -202,6 +202,9 @@ bool can_probe(unsigned long addr);
 
 /* For opt.c: decoding and relocating as the breakpoint probes do. */
 int kprobe_x86_decode(struct insn *insn, u8 *buf, unsigned long addr);
+bool kprobe_x86_falls_through(const struct insn *insn);
+bool kprobe_x86_foreign_int3(const struct insn *insn, unsigned long ip,
+			     bool reached);
 int kprobe_x86_classify(struct insn *insn, struct arch_specific_insn *ai);
 int kprobe_x86_place_copy(u8 *code, unsigned long to, unsigned long from,
 			  struct insn *insn, const u8 *buf);

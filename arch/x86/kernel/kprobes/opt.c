@@ -141,17 +141,25 @@ static int branch_target(struct insn *insn, unsigned long ip,
 	return 0;
 }
 
-/* Nothing in [start, end) may jump into the tail of [addr, addr + len). */
+/*
+ * Nothing in [start, end) may jump into the tail of [addr, addr + len).
+ * Another debugger's breakpoint anywhere in the function hides the
+ * instructions after it (kprobe_x86_foreign_int3()): -EBUSY.
+ */
 static int check_function(unsigned long start, unsigned long end,
 			  unsigned long addr, unsigned int len)
 {
 	unsigned long ip, target;
 	u8 buf[MAX_INSN_SIZE];
+	bool reached = true;
 	struct insn insn;
 
 	for (ip = start; ip < end; ip += insn.length) {
 		if (kprobe_x86_decode(&insn, buf, ip))
 			return -EILSEQ;
+		if (kprobe_x86_foreign_int3(&insn, ip, reached))
+			return -EBUSY;
+		reached = kprobe_x86_falls_through(&insn);
 		if (search_exception_tables(ip))
 			return -EINVAL;
 		if (branch_target(&insn, ip, &target))

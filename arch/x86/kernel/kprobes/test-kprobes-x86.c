@@ -45,6 +45,7 @@
 #include <linux/rethook.h>
 #include <linux/uaccess.h>
 #include <linux/context_tracking.h>
+#include <linux/memory.h>
 #include <kunit/test.h>
 #include <asm/text-patching.h>
 #include <asm/linkage.h>
@@ -227,6 +228,22 @@ KPX_FUNC(kpx_opt)
 "	addl %edi, %eax\n"
 	ASM_RET
 KPX_END(kpx_opt)
+
+/*
+ * Never called.  Its first instruction (b8 90 90 90 b8) gets a foreign
+ * int3 over its opcode: decoded from there, "int3; nop; nop; nop" makes
+ * +3 a boundary, and the 0xb8 at +4 swallows the je, which jumps into
+ * the tail of the region at +9 (xorl; movl: 7 bytes).
+ */
+KPX_FUNC(kpx_foreign)
+"	movl $0xb8909090, %eax\n"
+"	je 1f\n"
+"	xorl %edx, %edx\n"
+"	xorl %ecx, %ecx\n"
+"1:	movl $1, %ecx\n"
+"	addl %ecx, %eax\n"
+	ASM_RET
+KPX_END(kpx_foreign)
 "	.popsection\n"
 "	.pushsection .data, \"aw\"\n"
 "	.balign 8\n"
@@ -240,6 +257,7 @@ asmlinkage unsigned long kpx_df(void);
 asmlinkage int kpx_df_opt(int x);
 asmlinkage long kpx_rawload(const unsigned long *p);
 asmlinkage int kpx_opt(int x);
+asmlinkage void kpx_foreign(void);
 
 /* A probe that counts its hits and remembers the ip its handlers saw. */
 struct kpx_probe {
@@ -1659,6 +1677,54 @@ static void kpx_rcu_idle(struct kunit *test)
 #endif
 }
 
+/*
+ * Finding B: another debugger's breakpoint (kgdb's, here an int3 the
+ * test writes itself over the first byte of kpx_foreign's 5-byte movl).
+ * Decoded from the function's start, it makes +3 an instruction
+ * boundary and hides a je into the tail of the region at +9.  A probe
+ * at +3 is refused (-EBUSY) and the probe at +9, registered before the
+ * int3 came and enabled while it is there, is not optimized.  Failed
+ * before: the probe at +3 registered (its int3 inside the movl's
+ * immediate), the one at +9 optimized.  kpx_foreign never runs.
+ */
+static void kpx_foreign_poke(u8 byte)
+{
+	mutex_lock(&text_mutex);
+	text_poke((void *)kpx_body(kpx_foreign), &byte, 1);
+	text_poke_sync();
+	mutex_unlock(&text_mutex);
+}
+
+static void kpx_foreign_int3(struct kunit *test)
+{
+	struct kprobe *kp = kunit_kcalloc(test, 2, sizeof(*kp), GFP_KERNEL);
+	unsigned long x = kpx_body(kpx_foreign);
+	u8 orig = *(u8 *)x;
+	int ret;
+
+	KUNIT_ASSERT_NOT_NULL(test, kp);
+	KUNIT_ASSERT_EQ(test, orig, 0xb8);
+	kp[1].addr = (kprobe_opcode_t *)(x + 9);
+	kp[1].pre_handler = kpx_pre_nop;
+	kp[1].flags = KPROBE_FLAG_DISABLED;
+	KUNIT_ASSERT_EQ(test, register_kprobe(&kp[1]), 0);
+
+	kpx_foreign_poke(INT3_INSN_OPCODE);
+	kp[0].addr = (kprobe_opcode_t *)(x + 3);
+	kp[0].pre_handler = kpx_pre_nop;
+	ret = register_kprobe(&kp[0]);
+	if (!ret)
+		unregister_kprobe(&kp[0]);
+	KUNIT_EXPECT_EQ(test, ret, -EBUSY);
+	KUNIT_EXPECT_EQ(test, enable_kprobe(&kp[1]), 0);
+#ifdef CONFIG_OPTPROBES
+	wait_for_kprobe_optimizer();
+	KUNIT_EXPECT_FALSE(test, kpx_optimized(&kp[1]));
+#endif
+	unregister_kprobe(&kp[1]);
+	kpx_foreign_poke(orig);
+}
+
 static struct kunit_case kprobes_x86_unusual_cases[] = {
 	KUNIT_CASE(kpx_extable_kernel),
 	KUNIT_CASE(kpx_extable_user),
@@ -1681,6 +1747,7 @@ static struct kunit_case kprobes_x86_unusual_cases[] = {
 	KUNIT_CASE(kpx_fault_handled),
 	KUNIT_CASE(kpx_reading_reentry),
 	KUNIT_CASE(kpx_rcu_idle),
+	KUNIT_CASE(kpx_foreign_int3),
 	{}
 };
 
