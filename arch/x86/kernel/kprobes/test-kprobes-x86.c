@@ -30,7 +30,8 @@
  * on, checked by one function (kpc_check()) from the handlers of each
  * path in turn: int3 with a stepped or an emulated instruction, boosted,
  * post copy, optimized detour, ftrace, kretprobe entry (int3, optimized,
- * ftrace) and return, jprobe.
+ * ftrace) and return, jprobe, and a fault_handler for a fault in a
+ * handler of the int3, post copy, optimized and ftrace paths.
  */
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
@@ -1827,7 +1828,7 @@ struct kpc_seen {
 };
 
 static struct {
-	struct kpc_seen pre, post, entry, ret, jp;
+	struct kpc_seen pre, post, entry, ret, jp, fault;
 	unsigned long post_ip;
 	struct kretprobe *rp;
 } kpc;
@@ -2186,6 +2187,136 @@ static void kpc_jprobe(struct kunit *test)
 #endif
 }
 
+/*
+ * A fault_handler, for a page fault in a handler of each path: it runs
+ * in the #PF handler's context, with the probe still running (status
+ * as in the handler that faulted) and the fault's pt_regs (its ip, sp
+ * and flags are the faulting handler's, not the probed code's: those
+ * items are the handler's to know).
+ */
+static struct {
+	unsigned long *bad;
+	unsigned long insn, resume, status;
+	void *area;
+} kpc_f;
+
+static void kpc_fault_load(void)
+{
+	kpx_rawload(kpc_f.bad);
+}
+
+static int kpc_fault_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	kpc_pre(p, regs);
+	kpc_fault_load();
+	return 0;
+}
+
+static void kpc_fault_post(struct kprobe *p, struct pt_regs *regs,
+			   unsigned long flags)
+{
+	kpc_post(p, regs, flags);
+	kpc_fault_load();
+}
+
+static int kpc_fault_fh(struct kprobe *p, struct pt_regs *regs, int trapnr)
+{
+	if (regs->ip != kpc_f.insn)
+		return 0;
+	kpc_check(&kpc.fault, regs, p, kpc_f.status, 0, KPC_SP_ENTRY,
+		  BIT(KPC_SP) | BIT(KPC_IP) | BIT(KPC_FLAGS));
+	regs->ip = kpc_f.resume;
+	return 1;
+}
+
+/*
+ * A probe on @sym whose pre (or post, with @post) handler faults, and
+ * whose fault_handler skips the load; registered, not yet hit.
+ */
+static struct kprobe *kpc_fault_probe(struct kunit *test, const char *sym,
+				      bool post)
+{
+	struct kprobe *kp = kunit_kzalloc(test, sizeof(*kp), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, kp);
+	memset(&kpc, 0, sizeof(kpc));
+	kpc_f.bad = kpx_bad_kernel_ptr(test, &kpc_f.area);
+	kpc_f.insn = kpx_sym("kpx_rawload_insn");
+	kpc_f.resume = kpx_sym("kpx_rawload_end");
+	kpc_f.status = post ? KPROBE_HIT_SSDONE : KPROBE_HIT_ACTIVE;
+	kp->symbol_name = sym;
+	if (post) {
+		kp->pre_handler = kpc_pre;
+		kp->post_handler = kpc_fault_post;
+	} else {
+		kp->pre_handler = kpc_fault_pre;
+	}
+	kp->fault_handler = kpc_fault_fh;
+	KUNIT_ASSERT_EQ(test, register_kprobe(kp), 0);
+	return kp;
+}
+
+static void kpc_fault_done(struct kunit *test, struct kprobe *kp)
+{
+	unregister_kprobe(kp);
+	vfree(kpc_f.area);
+	kpc_expect(test, "fault", &kpc.fault, 1);
+}
+
+/* a fault in a pre_handler on the int3 path */
+static void kpc_fault_int3(struct kunit *test)
+{
+	struct kprobe *kp = kpc_fault_probe(test, "kpx_boost", false);
+
+	KUNIT_EXPECT_EQ(test, kpc_call(KPC_BOOST, 4), 5L);
+	kpc_expect(test, "pre", &kpc.pre, 1);
+	kpc_fault_done(test, kp);
+}
+
+/* a fault in a post_handler run from the post copy */
+static void kpc_fault_post_copy(struct kunit *test)
+{
+	struct kprobe *kp = kpc_fault_probe(test, "kpx_postcopy_insn", true);
+	unsigned long traps = kprobe_step_traps();
+
+	kpc.post_ip = (unsigned long)kp->addr + kpx_ai(kp)->len;
+	KUNIT_EXPECT_EQ(test, kpc_call(KPC_POSTCOPY, 1), 101L);
+	KUNIT_EXPECT_EQ(test, kprobe_step_traps() - traps, 0UL);
+	kpc_expect(test, "post", &kpc.post, 1);
+	kpc_fault_done(test, kp);
+}
+
+/* a fault in a pre_handler run from the optimized detour */
+static void kpc_fault_optimized(struct kunit *test)
+{
+#ifdef CONFIG_OPTPROBES
+	struct kprobe *kp = kpc_fault_probe(test, "kpx_opt", false);
+
+	wait_for_kprobe_optimizer();
+	KUNIT_EXPECT_TRUE(test, kpx_optimized(kp));
+	KUNIT_EXPECT_EQ(test, kpc_call(KPC_OPT, 1), 8L);
+	kpc_expect(test, "pre", &kpc.pre, 1);
+	kpc_fault_done(test, kp);
+#else
+	kunit_skip(test, "no CONFIG_OPTPROBES");
+#endif
+}
+
+/* a fault in a pre_handler run from ftrace */
+static void kpc_fault_ftrace(struct kunit *test)
+{
+#ifdef CONFIG_KPROBES_ON_FTRACE
+	struct kprobe *kp = kpc_fault_probe(test, "kpc_ftraced", false);
+
+	KUNIT_EXPECT_TRUE(test, kprobe_ftrace(kp));
+	KUNIT_EXPECT_EQ(test, kpc_call(KPC_FTRACED, 1), 6L);
+	kpc_expect(test, "pre", &kpc.pre, 1);
+	kpc_fault_done(test, kp);
+#else
+	kunit_skip(test, "no CONFIG_KPROBES_ON_FTRACE");
+#endif
+}
+
 static struct kunit_case kprobes_x86_context_cases[] = {
 	KUNIT_CASE(kpc_int3_step),
 	KUNIT_CASE(kpc_int3_emulated),
@@ -2197,6 +2328,10 @@ static struct kunit_case kprobes_x86_context_cases[] = {
 	KUNIT_CASE(kpc_kretprobe_opt),
 	KUNIT_CASE(kpc_kretprobe_ftrace),
 	KUNIT_CASE(kpc_jprobe),
+	KUNIT_CASE(kpc_fault_int3),
+	KUNIT_CASE(kpc_fault_post_copy),
+	KUNIT_CASE(kpc_fault_optimized),
+	KUNIT_CASE(kpc_fault_ftrace),
 	{}
 };
 
