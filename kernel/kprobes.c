@@ -55,6 +55,7 @@
 #include <linux/bitmap.h>
 #include <linux/uaccess.h>
 #include <linux/fault-inject.h>
+#include <kunit/visibility.h>
 #include <asm/sections.h>
 #include <asm/cacheflush.h>
 
@@ -1236,6 +1237,65 @@ static int check_location(unsigned long addr, struct module **modp)
 	return ret;
 }
 
+/**
+ * kprobe_module_text_left() - is the module text check_location() found
+ *	still there to be probed
+ * @mod: the module check_location() found @addr in
+ * @found: the module whose text holds @addr now (__module_text_address(),
+ *	asked under kprobe_mutex), or NULL
+ * @addr: the address to probe
+ *
+ * check_location() runs before kprobe_mutex: a module whose init fails
+ * meanwhile goes GOING, its GOING notifier (kprobes_module_callback())
+ * finds nothing of ours to kill, and free_module() frees its text
+ * whatever reference we hold; a module that went LIVE meanwhile had its
+ * init sites killed by the LIVE notifier and frees its init text soon.
+ * A site registered after that would stay armed in freed text.  Both
+ * notifiers run under kprobe_mutex after the state is set, so under
+ * kprobe_mutex either they are still to come (and will find the site) or
+ * this sees the state they were called for.  @mod itself may be freed
+ * already: it is only compared, @found is what is read.
+ *
+ * Return: 0, or -ENOENT when the text is going or gone.
+ */
+VISIBLE_IF_KUNIT __maybe_unused int
+kprobe_module_text_left(struct module *mod, struct module *found,
+			unsigned long addr)
+{
+#ifdef CONFIG_MODULES
+	if (!found || found != mod || found->state == MODULE_STATE_GOING)
+		return -ENOENT;
+	if (within_module_init(addr, found) &&
+	    found->state != MODULE_STATE_COMING)
+		return -ENOENT;
+#endif
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(kprobe_module_text_left);
+
+/*
+ * kprobe_module_text_left() for @addr in @mod (NULL: kernel text, whose
+ * init text is dealt with by kprobe_free_init_mem() under kprobe_mutex).
+ */
+static int recheck_module(struct module *mod, unsigned long addr)
+{
+	struct module *found = NULL;
+	int ret;
+
+	lockdep_assert_held(&kprobe_mutex);
+	if (!mod)
+		return 0;
+#ifdef CONFIG_MODULES
+	preempt_disable();
+	found = __module_text_address(addr);
+	ret = kprobe_module_text_left(mod, found, addr);
+	preempt_enable();
+#else
+	ret = 0;
+#endif
+	return ret;
+}
+
 /* ---------------------------------------------------------------------
  * Registration
  */
@@ -1434,8 +1494,17 @@ int register_kprobe(struct kprobe *p)
 	if (ret)
 		return ret;
 
-	scoped_guard(mutex, &kprobe_mutex)
+	scoped_guard(mutex, &kprobe_mutex) {
+		ret = recheck_module(mod, (unsigned long)addr);
+		if (ret)
+			/*
+			 * The module is going or gone: it frees its memory,
+			 * struct module included, whatever its count says
+			 * (a failed init); no module_put() into it.
+			 */
+			return ret;
 		ret = site_of(p) ? -EINVAL : register_at(p, addr, on_entry);
+	}
 	/* Registered, the probe needs no reference: GONE covers unloading. */
 	module_put(mod);
 	return ret;

@@ -35,6 +35,13 @@ DEFINE_LOCK_GUARD_0(kprobe_text,
  */
 extern struct workqueue_struct *kprobes_wq;
 
+/* For the KUnit test of registration racing a module's GOING or LIVE. */
+struct module;
+#if IS_ENABLED(CONFIG_KUNIT)
+int kprobe_module_text_left(struct module *mod, struct module *found,
+			    unsigned long addr);
+#endif
+
 /* Takes kprobe_mutex (kretprobes, which must not trust their own fields). */
 bool kprobe_registered(struct kprobe *p);
 

@@ -24,6 +24,8 @@
 #include <linux/cpumask.h>
 #include <linux/workqueue.h>
 #include <kunit/test.h>
+/* kprobe_module_text_left(), exported for this test only */
+#include "../kernel/kprobes_internal.h"
 #ifdef CONFIG_X86
 #include <asm/trapnr.h>
 /* The fentry call; without CONFIG_FUNCTION_TRACER there is no ftrace site. */
@@ -1279,6 +1281,60 @@ static void kpt_blacklist_copies(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, within_kprobe_blacklist((unsigned long)kpt_target3));
 }
 
+#ifdef CONFIG_MODULES
+/*
+ * Registration racing a module that goes away: check_location() looks at
+ * the module before kprobe_mutex; if its init fails meanwhile, its GOING
+ * notifier finds nothing of ours and free_module() frees the text while
+ * a site is armed in it (a module that went LIVE frees its init text
+ * the same way).  register_kprobe() asks again under kprobe_mutex
+ * (kprobe_module_text_left(), from recheck_module()).  KUnit has no
+ * module to load and fail at the right moment, and QEMU's TCG would not
+ * interleave the two reliably: the check itself is tested, on a struct
+ * module made up for it (only compared and read, never linked in), in
+ * every state it can find.  The guest test of kp_initfail exercises a
+ * real failed init.  Failed before the check came (no such check: the
+ * GOING and LIVE cases registered).
+ */
+static void kpt_module_going(struct kunit *test)
+{
+	struct module *mod = kunit_kzalloc(test, sizeof(*mod), GFP_KERNEL);
+	struct module *other = kunit_kzalloc(test, sizeof(*other), GFP_KERNEL);
+	u8 *text = kunit_kzalloc(test, 64, GFP_KERNEL);
+	unsigned long core, init;
+
+	KUNIT_ASSERT_NOT_NULL(test, mod);
+	KUNIT_ASSERT_NOT_NULL(test, other);
+	KUNIT_ASSERT_NOT_NULL(test, text);
+	core = (unsigned long)text;
+	init = core + 32;
+	mod->mem[MOD_TEXT].base = text;
+	mod->mem[MOD_TEXT].size = 32;
+	mod->mem[MOD_INIT_TEXT].base = text + 32;
+	mod->mem[MOD_INIT_TEXT].size = 32;
+
+	mod->state = MODULE_STATE_COMING;
+	KUNIT_EXPECT_EQ(test, kprobe_module_text_left(mod, mod, core), 0);
+	KUNIT_EXPECT_EQ(test, kprobe_module_text_left(mod, mod, init), 0);
+	/* init text once LIVE: its sites were killed, it is freed soon */
+	mod->state = MODULE_STATE_LIVE;
+	KUNIT_EXPECT_EQ(test, kprobe_module_text_left(mod, mod, core), 0);
+	KUNIT_EXPECT_EQ(test, kprobe_module_text_left(mod, mod, init),
+			-ENOENT);
+	/* a failed init: GOING, freed whatever its count */
+	mod->state = MODULE_STATE_GOING;
+	KUNIT_EXPECT_EQ(test, kprobe_module_text_left(mod, mod, core),
+			-ENOENT);
+	/* freed already: the text is no module's, or another one's */
+	mod->state = MODULE_STATE_COMING;
+	KUNIT_EXPECT_EQ(test, kprobe_module_text_left(mod, NULL, core),
+			-ENOENT);
+	other->state = MODULE_STATE_LIVE;
+	KUNIT_EXPECT_EQ(test, kprobe_module_text_left(mod, other, core),
+			-ENOENT);
+}
+#endif
+
 static struct kunit_case kprobes_core_cases[] = {
 	KUNIT_CASE(kpt_hit_counts),
 	KUNIT_CASE(kpt_by_symbol),
@@ -1298,6 +1354,9 @@ static struct kunit_case kprobes_core_cases[] = {
 	KUNIT_CASE(kpt_blacklist_copies),
 	KUNIT_CASE(kpt_unregister_wait),
 	KUNIT_CASE_SLOW(kpt_slot_reaper),
+#ifdef CONFIG_MODULES
+	KUNIT_CASE(kpt_module_going),
+#endif
 	{}
 };
 
@@ -1707,3 +1766,4 @@ kunit_test_suites(&kprobes_core_suite);
 
 MODULE_DESCRIPTION("KUnit tests for kprobes");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

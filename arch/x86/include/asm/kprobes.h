@@ -179,6 +179,9 @@ __visible void kprobe_x86_step_callback(struct pt_regs *regs);
  * this CPU is being stepped (one level, as an NMI can do).  @reading is
  * set while the trap reads an emulated instruction's memory operand: a
  * fault there is the reader's, fixed up by its own exception table entry.
+ * It belongs to the probe that set it: a probe hit inside that window
+ * (from an NMI) saves it with the rest and clears it, or a fault in its
+ * stepped copy would be taken for the reader's and not rewound.
  */
 struct kprobe_ctlblk {
 	unsigned long status;
@@ -188,6 +191,7 @@ struct kprobe_ctlblk {
 		struct kprobe *kp;
 		unsigned long status;
 		unsigned long flags;
+		bool reading;
 	} saved;
 };
 
@@ -198,6 +202,9 @@ bool can_probe(unsigned long addr);
 
 /* For opt.c: decoding and relocating as the breakpoint probes do. */
 int kprobe_x86_decode(struct insn *insn, u8 *buf, unsigned long addr);
+bool kprobe_x86_falls_through(const struct insn *insn);
+bool kprobe_x86_foreign_int3(const struct insn *insn, unsigned long ip,
+			     bool reached);
 int kprobe_x86_classify(struct insn *insn, struct arch_specific_insn *ai);
 int kprobe_x86_place_copy(u8 *code, unsigned long to, unsigned long from,
 			  struct insn *insn, const u8 *buf);

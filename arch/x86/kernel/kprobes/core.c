@@ -58,6 +58,7 @@
 #include <linux/memory.h>
 #include <linux/extable.h>
 #include <linux/cfi.h>
+#include <linux/kgdb.h>
 #include <asm/text-patching.h>
 #include <asm/alternative.h>
 #include <asm/insn.h>
@@ -113,6 +114,74 @@ static int decode_at(struct insn *insn, u8 *buf, unsigned long addr)
 	return 0;
 }
 
+/**
+ * kprobe_x86_falls_through() - can the next instruction be reached by
+ *	running off the end of this one
+ * @insn: a decoded instruction
+ *
+ * False for the unconditional transfers that compilers and the kernel's
+ * own patching follow with int3 padding: ret, jmp, indirect jmp, int3
+ * itself, ud2 and the far returns.
+ *
+ * Return: false when nothing runs into the next byte from @insn.
+ */
+bool kprobe_x86_falls_through(const struct insn *insn)
+{
+	u8 op = insn->opcode.bytes[0];
+
+	if (insn->opcode.nbytes == 2 && op == 0x0f)
+		return insn->opcode.bytes[1] != 0x0b;		/* ud2 */
+	if (insn->opcode.nbytes != 1)
+		return true;
+	switch (op) {
+	case 0xc2: case 0xc3:		/* ret */
+	case 0xca: case 0xcb:		/* lret */
+	case 0xcc:			/* int3 (padding) */
+	case 0xcf:			/* iret */
+	case 0xe9: case 0xeb:		/* jmp */
+		return false;
+	case 0xff:			/* jmp *, ljmp * */
+		return X86_MODRM_REG(insn->modrm.bytes[0]) != 4 &&
+		       X86_MODRM_REG(insn->modrm.bytes[0]) != 5;
+	}
+	return true;
+}
+
+/**
+ * kprobe_x86_foreign_int3() - is an int3 in the text someone's breakpoint
+ * @insn: an instruction decoded from the original text (our own
+ *	breakpoints and jumps undone) at @ip
+ * @ip: its address
+ * @reached: the instruction before it runs on into it (see
+ *	kprobe_x86_falls_through()), or @ip starts a function
+ *
+ * A breakpoint of another debugger (kgdb) replaces the first byte of an
+ * instruction by 0xcc: decoded, it is a one-byte instruction, and every
+ * boundary found after it is wrong (a probe or a jump could land inside
+ * the real instruction).  Its original byte is not ours to know, so the
+ * text around it cannot be decoded until it goes.  kgdb's own table
+ * names its active breakpoints.  Without it, an int3 that code runs into
+ * is nobody's instruction in compiled kernel text (the int3s there are
+ * padding after a ret or jmp, which the kernel's return thunk patching
+ * also writes) and is taken for a foreign breakpoint too; text_poke_bp()'s
+ * transient int3 is excluded by text_mutex, which the decoders hold.
+ * Call under text_mutex.
+ *
+ * Return: true when @insn is an int3 that is not an instruction.
+ */
+bool kprobe_x86_foreign_int3(const struct insn *insn, unsigned long ip,
+			     bool reached)
+{
+	if (insn->opcode.nbytes != 1 ||
+	    insn->opcode.bytes[0] != INT3_INSN_OPCODE)
+		return false;
+#ifdef CONFIG_KGDB
+	if (kgdb_has_hit_break(ip))
+		return true;
+#endif
+	return reached;
+}
+
 /*
  * Decode the function containing @addr from its start up to @addr.
  *
@@ -123,19 +192,26 @@ static int decode_at(struct insn *insn, u8 *buf, unsigned long addr)
  * every boundary after it.  All of them patch under text_mutex, from the
  * first int3 to the final sync, so the caller holds text_mutex: the text
  * it reads is then whole instructions (our own breakpoints, also written
- * under text_mutex, are replaced by their original bytes).
+ * under text_mutex, are replaced by their original bytes).  Another
+ * debugger's breakpoint (kprobe_x86_foreign_int3()) is refused with
+ * -EBUSY: the boundaries after it cannot be known.
  */
 static int check_boundary(unsigned long addr)
 {
 	unsigned long size, offset, ip;
 	u8 buf[MAX_INSN_SIZE];
+	bool reached = true;
 	struct insn insn;
 
 	if (!kallsyms_lookup_size_offset(addr, &size, &offset))
 		return -EILSEQ;
-	for (ip = addr - offset; ip < addr; ip += insn.length)
+	for (ip = addr - offset; ip < addr; ip += insn.length) {
 		if (decode_at(&insn, buf, ip))
 			return -EILSEQ;
+		if (kprobe_x86_foreign_int3(&insn, ip, reached))
+			return -EBUSY;
+		reached = kprobe_x86_falls_through(&insn);
+	}
 	return ip == addr ? 0 : -EILSEQ;
 }
 
@@ -538,7 +614,9 @@ static bool in_cfi_check(unsigned long addr)
  *
  * Return: 0, -EILSEQ (not an instruction boundary), -EINVAL (cannot be
  * probed: an alternatives site, ENDBR, kCFI check sequence, "sti; hlt",
- * unsupported instruction) or -ENOMEM.
+ * unsupported instruction, someone else's breakpoint at @p->addr),
+ * -EBUSY (another debugger's breakpoint before @p->addr in its function)
+ * or -ENOMEM.
  */
 int arch_prepare_kprobe(struct kprobe *p)
 {
@@ -843,6 +921,7 @@ static void finish_hit(struct kprobe *p, struct pt_regs *regs,
 		__this_cpu_write(current_kprobe, kcb->saved.kp);
 		kcb->status = kcb->saved.status;
 		kcb->flags = kcb->saved.flags;
+		kcb->reading = kcb->saved.reading;
 		kcb->saved.kp = NULL;
 		return;
 	}
@@ -1023,6 +1102,9 @@ static void reenter(struct kprobe *p, struct pt_regs *regs,
 	kcb->saved.kp = kprobe_running();
 	kcb->saved.status = kcb->status;
 	kcb->saved.flags = kcb->flags;
+	/* The outer trap may be reading an operand: that is not ours. */
+	kcb->saved.reading = kcb->reading;
+	kcb->reading = false;
 	__this_cpu_write(current_kprobe, p);
 	kcb->status = KPROBE_REENTER;
 	run_insn(p, regs, kcb, true);

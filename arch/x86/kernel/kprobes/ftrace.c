@@ -13,10 +13,13 @@
  * pre_handler returns nonzero, the regs->ip it set stands and the
  * post_handler is skipped; ftrace_regs_caller returns to regs->ip.
  *
- * The callback runs with interrupts as the function was called (usually
- * enabled) and preemption disabled.  A probe hit from inside a handler
- * (or from an interrupt while one runs) is counted as missed, like a
- * reentered breakpoint.
+ * The handlers run in the context of the int3 path: preemption and
+ * interrupts disabled (regs->flags keeps the IF the function was called
+ * with, as ftrace_regs_caller saved it), lockdep told so, RCU watching
+ * (a hit where it does not is skipped), DF and AC clear (at a function's
+ * entry the ABI has DF clear, and objtool keeps calls out of user-access
+ * regions).  A probe hit from inside a handler is counted as missed,
+ * like a reentered breakpoint.
  */
 
 #include <linux/kprobes.h>
@@ -40,8 +43,9 @@
  * No ftrace recursion guard: what runs here before current_kprobe is set
  * cannot carry a kprobe (it is notrace or on the kprobes blacklist, and
  * only probed functions are in the ops' filter), and from then on a
- * nested hit finds kprobe_running() and is counted as missed.  Only
- * preemption must be off, for the per-CPU state.  notrace: nothing on
+ * nested hit finds kprobe_running() and is counted as missed.
+ * Preemption is disabled too (the per-CPU state; in_atomic() for the
+ * handlers, as the trap's preempt count gives them).  notrace: nothing on
  * the hit path is traced, as nothing on it can be probed.
  */
 notrace void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
@@ -49,12 +53,19 @@ notrace void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 				   struct ftrace_regs *fregs)
 {
 	struct pt_regs *regs = &arch_ftrace_regs(fregs)->regs;
-	unsigned long resume;
+	unsigned long resume, flags;
 	struct kprobe *p;
+	bool lockdep;
 
 	if (kprobe_ftrace_killed())
 		return;
+	/*
+	 * Interrupts off, as in the int3 path: the handler context is the
+	 * same on every path.  raw_: nothing traceable runs before the
+	 * probe is known, lockdep is told below.
+	 */
 	preempt_disable_notrace();
+	raw_local_irq_save(flags);
 	/* Handlers use RCU: not from where it does not watch. */
 	if (unlikely(!kprobe_rcu_watching()))
 		goto out;
@@ -65,6 +76,7 @@ notrace void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 	/* A missed hit leaves regs->ip alone: ftrace returns past the call. */
 	if (kprobe_missed(p))
 		goto out;
+	lockdep = kprobe_lockdep_irqs_off();
 	/*
 	 * Where ftrace resumes: past the call, or where an ops called before
 	 * ours sent the function (a live patch, beside a probe on the ops
@@ -84,7 +96,9 @@ notrace void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 	}
 	/* else the pre_handler set where the function continues */
 	reset_current_kprobe();
+	kprobe_lockdep_irqs_on(lockdep);
 out:
+	raw_local_irq_restore(flags);
 	preempt_enable_notrace();
 }
 

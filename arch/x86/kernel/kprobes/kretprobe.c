@@ -5,9 +5,12 @@
  */
 #include <linux/kprobes.h>
 #include <linux/sched.h>
+#include <linux/context_tracking_irq.h>
 #include <asm/ptrace.h>
 #include <asm/segment.h>
 #include <asm/switch_to.h>
+
+#include "common.h"
 
 __visible unsigned long kretprobe_x86_return(struct pt_regs *regs);
 
@@ -49,18 +52,40 @@ bool arch_kretprobe_refused(unsigned long func)
  * on would find the trampoline's address there with no instance to
  * recover it) and before it runs the handler, whose stack traces then
  * see a plain return address too.
+ *
+ * The trampoline calls us with interrupts off.  A function may return
+ * where RCU does not watch (it called ct_idle_enter(), or its caller
+ * runs between ct_idle_enter() and ct_idle_exit()): the instance's pool
+ * and the kretprobe are RCU-sched protected (unregistration's
+ * synchronize_rcu() does not wait for a CPU RCU does not watch, and a
+ * late return would put its instance into a freed per-CPU spare), and
+ * the handler is promised RCU watching on every path.  The return cannot
+ * be skipped (only the instance knows where to go back), so RCU is made
+ * to watch for the call with ct_nmi_enter(), as the int3 entry of the
+ * other paths does (irqentry_nmi_enter()).  Lockdep learns that
+ * interrupts are off, as for the other trampolines.
  */
-__visible unsigned long kretprobe_x86_return(struct pt_regs *regs)
+__visible notrace unsigned long kretprobe_x86_return(struct pt_regs *regs)
 {
 	unsigned long *slot = (unsigned long *)(regs + 1) +
 			      IS_ENABLED(CONFIG_X86_32);
+	bool rcu = !kprobe_rcu_watching();
+	unsigned long ret;
+	bool lockdep;
 
+	if (unlikely(rcu))
+		ct_nmi_enter();
+	lockdep = kprobe_lockdep_irqs_off();
 	regs->cs = __KERNEL_CS;
 	regs->ss = __KERNEL_DS;
 	regs->orig_ax = ~0UL;
 	regs->sp = (unsigned long)(slot + 1);
 	regs->ip = (unsigned long)kretprobe_trampoline;
-	return kretprobe_trampoline_return(regs, slot, slot);
+	ret = kretprobe_trampoline_return(regs, slot, slot);
+	kprobe_lockdep_irqs_on(lockdep);
+	if (unlikely(rcu))
+		ct_nmi_exit();
+	return ret;
 }
 
 NOKPROBE_SYMBOL(kretprobe_x86_return);

@@ -8,6 +8,18 @@
  * to see through), lays a pt_regs under it as the registers stand at the
  * return, lets kretprobe_x86_return() run the handler, writes the real
  * return address into the slot and returns there.
+ *
+ * The handler gets the context of every other handler (the int3 path's):
+ * the flags are saved into pt_regs first, then interrupts, DF and AC are
+ * cleared (cli, cld, ASM_CLAC, as in KPROBE_CALLED_TRAMPOLINE of
+ * trampoline_regs.S), and popf gives the returning code its flags back
+ * from pt_regs (where a handler has the last word).  The ABI already has
+ * DF clear at a return; IF is whatever the function returns with (e.g.
+ * local_irq_save() wrappers return with it clear) and AC clear but in a
+ * user-access region, which objtool keeps free of calls and returns.
+ * With interrupts off kretprobe_x86_return() may also make RCU watch
+ * (ct_nmi_enter()) where the function returned between ct_idle_enter()
+ * and ct_idle_exit().
  */
 #include <linux/linkage.h>
 #include <linux/objtool.h>
@@ -33,6 +45,9 @@ SYM_CODE_START(kretprobe_trampoline)
 	/* Past pt_regs' ss and sp: pushfq stores straight into its flags. */
 	leaq	-16(%rsp), %rsp
 	pushfq
+	cli
+	cld
+	ASM_CLAC
 	subq	$EFLAGS, %rsp
 	KPROBE_SAVE_GPRS
 
@@ -46,7 +61,10 @@ SYM_CODE_START(kretprobe_trampoline)
 
 	/* A handler may have changed the return value: take pt_regs' word. */
 	KPROBE_RESTORE_GPRS
-	addq	$FRAME_SIZE, %rsp
+	/* The flags (and IF) from pt_regs; then past its ss and sp. */
+	addq	$EFLAGS, %rsp
+	popfq
+	leaq	16(%rsp), %rsp
 	RET
 SYM_CODE_END(kretprobe_trampoline)
 #else
@@ -68,12 +86,19 @@ SYM_CODE_START(kretprobe_trampoline)
 	pushfl
 	popl	%eax
 	movl	%eax, PT_EFLAGS(%esp)
+	/* As on x86_64: IF, DF and AC clear until the popfl below. */
+	cli
+	cld
+	ASM_CLAC
 	KPROBE_SAVE_SEGS
 
 	movl	%esp, %eax
 	call	kretprobe_x86_return
 	movl	%eax, PTREGS_SIZE+4(%esp)
 
+	/* pushl computes its %esp-based address before the push (SDM). */
+	pushl	PT_EFLAGS(%esp)
+	popfl
 	KPROBE_RESTORE_GPRS
 	addl	$PTREGS_SIZE+4, %esp
 	RET

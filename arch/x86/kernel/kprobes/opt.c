@@ -44,11 +44,14 @@
 #include <linux/memory.h>
 #include <linux/perf_event.h>
 #include <linux/rcupdate.h>
+#include <linux/context_tracking_irq.h>
 #include <asm/text-patching.h>
 #include <asm/alternative.h>
 #include <asm/nospec-branch.h>
 #include <asm/insn.h>
 #include <asm/ibt.h>
+
+#include "common.h"
 
 #define OPT_REGION_MAX	(JMP32_INSN_SIZE - 1 + MAX_INSN_SIZE)
 
@@ -138,17 +141,25 @@ static int branch_target(struct insn *insn, unsigned long ip,
 	return 0;
 }
 
-/* Nothing in [start, end) may jump into the tail of [addr, addr + len). */
+/*
+ * Nothing in [start, end) may jump into the tail of [addr, addr + len).
+ * Another debugger's breakpoint anywhere in the function hides the
+ * instructions after it (kprobe_x86_foreign_int3()): -EBUSY.
+ */
 static int check_function(unsigned long start, unsigned long end,
 			  unsigned long addr, unsigned int len)
 {
 	unsigned long ip, target;
 	u8 buf[MAX_INSN_SIZE];
+	bool reached = true;
 	struct insn insn;
 
 	for (ip = start; ip < end; ip += insn.length) {
 		if (kprobe_x86_decode(&insn, buf, ip))
 			return -EILSEQ;
+		if (kprobe_x86_foreign_int3(&insn, ip, reached))
+			return -EBUSY;
+		reached = kprobe_x86_falls_through(&insn);
 		if (search_exception_tables(ip))
 			return -EINVAL;
 		if (branch_target(&insn, ip, &target))
@@ -482,12 +493,16 @@ NOKPROBE_SYMBOL(kprobe_opt_x86_redirect);
  * The trampoline calls it with interrupts disabled, which makes the
  * call an RCU-sched read-side critical section: a site retired by an
  * unregistration stays valid until we return, as its release waits for
- * a grace period.  That needs RCU to be watching: it does wherever a
- * probe can be placed, since noinstr text, cpuidle text included (the
- * only code that runs while RCU does not watch), is refused at
- * registration; lockdep builds check it.  Lockdep is told that
- * interrupts are off while the handlers run (the trampoline's cli is not
- * an exception entry).
+ * a grace period.  That needs RCU to be watching, which it is not where
+ * probed code runs between ct_idle_enter() and ct_idle_exit() (noinstr
+ * text is refused, but what it calls with instrumentation_begin() is
+ * not): there the synchronize_rcu() of an unregistration would not wait
+ * for us, and the handlers are promised RCU watching on every path.  As
+ * kprobe_x86_step_callback() does, and as the int3 entry would
+ * (irqentry_nmi_enter()), RCU is made to watch with ct_nmi_enter()
+ * before anything of the site is read (interrupts are off, as that
+ * needs).  Lockdep is told that interrupts are off while the handlers
+ * run (the trampoline's cli is not an exception entry).
  *
  * Return: nonzero when a pre_handler set regs->ip: the trampoline then
  * calls kprobe_opt_x86_redirect() (so that nothing here lives across the
@@ -496,24 +511,28 @@ NOKPROBE_SYMBOL(kprobe_opt_x86_redirect);
 __visible notrace int kprobe_opt_x86_callback(struct pt_regs *regs,
 					      struct optimized_kprobe *op)
 {
-	struct kprobe *p = READ_ONCE(op->live);
+	bool rcu = !kprobe_rcu_watching();
+	struct kprobe *p;
 	bool lockdep;
-	int ret;
+	int ret = 0;
 
-	RCU_LOCKDEP_WARN(!rcu_is_watching(),
-			 "optimized kprobe hit where RCU is not watching");
+	if (unlikely(rcu))
+		ct_nmi_enter();
 	/*
 	 * NULL: retired.  A disabled site is unoptimized at once; a task
 	 * that was preempted in the detour before may still come here, and
 	 * finds no enabled probe to run (->single is NULL, the aggregated
 	 * handler skips the disabled): no need to look at the site's flag.
 	 */
-	if (unlikely(!p) || kprobe_missed(p))
-		return 0;
-	lockdep = kprobe_lockdep_irqs_off();
-	ret = kprobe_enter_pre(p, regs);
-	kprobe_lockdep_irqs_on(lockdep);
-	reset_current_kprobe();
+	p = READ_ONCE(op->live);
+	if (likely(p) && !kprobe_missed(p)) {
+		lockdep = kprobe_lockdep_irqs_off();
+		ret = kprobe_enter_pre(p, regs);
+		kprobe_lockdep_irqs_on(lockdep);
+		reset_current_kprobe();
+	}
+	if (unlikely(rcu))
+		ct_nmi_exit();
 	return ret;
 }
 

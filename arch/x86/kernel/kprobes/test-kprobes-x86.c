@@ -25,10 +25,19 @@
  * Kernel CFI (CONFIG_CFI_CLANG) needs clang >= 16: with gcc, the refusal
  * of the CFI check sequence (core.c, in_cfi_check()) is compiled out and
  * kpx_cfi_check skips; the config matrix's cfi variant (clang-16) runs it.
+ *
+ * KUnit suite kprobes_x86_context: the context every handler may rely
+ * on, checked by one function (kpc_check()) from the handlers of each
+ * path in turn: int3 with a stepped or an emulated instruction, boosted,
+ * post copy, optimized detour, ftrace, kretprobe entry (int3, optimized,
+ * ftrace) and return, jprobe, and a fault_handler for a fault in a
+ * handler of the int3, post copy, optimized and ftrace paths.
  */
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
 #include <linux/kretprobes.h>
+#include <linux/jprobes.h>
+#include <linux/ftrace.h>
 #include <linux/kallsyms.h>
 #include <linux/hrtimer.h>
 #include <linux/irq_work.h>
@@ -45,6 +54,7 @@
 #include <linux/rethook.h>
 #include <linux/uaccess.h>
 #include <linux/context_tracking.h>
+#include <linux/memory.h>
 #include <kunit/test.h>
 #include <asm/text-patching.h>
 #include <asm/linkage.h>
@@ -55,6 +65,7 @@
 #include <asm/insn.h>
 #include <asm/apic.h>
 #include <asm/nmi.h>
+#include <asm/trapnr.h>
 
 asmlinkage long kpx_exload(const unsigned long *src, unsigned long *dst);
 asmlinkage long kpx_uload(const unsigned long __user *src, unsigned long *dst);
@@ -192,6 +203,62 @@ KPX_LABEL(kpx_postcopy_insn)
 KPX_LABEL(kpx_postcopy_skip)
 	ASM_RET
 KPX_END(kpx_postcopy)
+
+/* unsigned long kpx_df(void): kpx_pc_var, loaded with DF set */
+KPX_FUNC(kpx_df)
+"	std\n"
+KPX_LABEL(kpx_df_insn)
+"	movq kpx_pc_var(%rip), %rax\n"
+"	cld\n"
+	ASM_RET
+KPX_END(kpx_df)
+
+/* int kpx_df_opt(x): x + 7, with DF set over an optimizable region */
+KPX_FUNC(kpx_df_opt)
+"	std\n"
+"	movl $7, %eax\n"
+"	addl %edi, %eax\n"
+"	cld\n"
+	ASM_RET
+KPX_END(kpx_df_opt)
+
+/* long kpx_rawload(p): *p, no exception table entry; -1 if skipped */
+KPX_FUNC(kpx_rawload)
+"	movq $-1, %rax\n"
+KPX_LABEL(kpx_rawload_insn)
+"	movq (%rdi), %rax\n"
+KPX_LABEL(kpx_rawload_end)
+	ASM_RET
+KPX_END(kpx_rawload)
+
+/* int kpx_opt(x): x + 7; its first instruction is an optimizable region */
+KPX_FUNC(kpx_opt)
+"	movl $7, %eax\n"
+"	addl %edi, %eax\n"
+	ASM_RET
+KPX_END(kpx_opt)
+
+/* int kpx_boost(x): x + 1; boostable, never optimized (a ret follows) */
+KPX_FUNC(kpx_boost)
+"	leal 1(%rdi), %eax\n"
+	ASM_RET
+KPX_END(kpx_boost)
+
+/*
+ * Never called.  Its first instruction (b8 90 90 90 b8) gets a foreign
+ * int3 over its opcode: decoded from there, "int3; nop; nop; nop" makes
+ * +3 a boundary, and the 0xb8 at +4 swallows the je, which jumps into
+ * the tail of the region at +9 (xorl; movl: 7 bytes).
+ */
+KPX_FUNC(kpx_foreign)
+"	movl $0xb8909090, %eax\n"
+"	je 1f\n"
+"	xorl %edx, %edx\n"
+"	xorl %ecx, %ecx\n"
+"1:	movl $1, %ecx\n"
+"	addl %ecx, %eax\n"
+	ASM_RET
+KPX_END(kpx_foreign)
 "	.popsection\n"
 "	.pushsection .data, \"aw\"\n"
 "	.balign 8\n"
@@ -201,6 +268,12 @@ KPX_END(kpx_postcopy)
 );
 
 asmlinkage unsigned long kpx_postcopy(unsigned long x);
+asmlinkage unsigned long kpx_df(void);
+asmlinkage int kpx_df_opt(int x);
+asmlinkage long kpx_rawload(const unsigned long *p);
+asmlinkage int kpx_opt(int x);
+asmlinkage int kpx_boost(int x);
+asmlinkage void kpx_foreign(void);
 
 /* A probe that counts its hits and remembers the ip its handlers saw. */
 struct kpx_probe {
@@ -1044,15 +1117,17 @@ static int kpx_krp_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 	kpx_krp.handler.n = stack_trace_save(kpx_krp.handler.entries,
 					     KPX_TRACE_MAX, 0);
 	/*
-	 * An interrupt while the return is handled: the trampoline runs
-	 * with interrupts enabled, so the self-IPI comes in here.
+	 * An interrupt while the return is handled: the handler runs with
+	 * interrupts off, as every handler does, so the self-IPI comes in
+	 * at the trampoline's popf, inside the trampoline (after the real
+	 * return address is back in the slot).  Were they on, it would
+	 * come in here.
 	 */
-	if (!irqs_disabled()) {
-		irq_work_queue(&kpx_krp.work);
+	irq_work_queue(&kpx_krp.work);
+	if (!irqs_disabled())
 		for (spin = 0; spin < 100000000L &&
 		     !atomic_read(&kpx_krp.irq_done); spin++)
 			cpu_relax();
-	}
 	return 0;
 }
 
@@ -1293,6 +1368,379 @@ static void kpx_cfi_check(struct kunit *test)
 #endif
 }
 
+/* ---------------------------------------------------------------------
+ * Issue 28: what the handlers of the trampoline paths may rely on
+ */
+
+/* The body of an asm test function: past its ENDBR, if any. */
+static unsigned long kpx_body(void *fn)
+{
+	unsigned long a = (unsigned long)fn;
+
+	/* computed here, not as a relocation past the ENDBR (objtool) */
+	OPTIMIZER_HIDE_VAR(a);
+	return is_endbr(*(u32 *)a) ? a + ENDBR_INSN_SIZE : a;
+}
+
+/* Has the optimizer made @kp's site a jump? */
+static bool __maybe_unused kpx_optimized(struct kprobe *kp)
+{
+	struct kprobe *site;
+	bool ret;
+
+	rcu_read_lock();
+	site = get_kprobe(kp->addr);
+	ret = site && kprobe_optimized(site);
+	rcu_read_unlock();
+	return ret;
+}
+
+/*
+ * A handler's string instructions, with DF as the handler finds it:
+ * a rep stosb of 64 bytes into the middle of three.  With DF set it
+ * stores downwards from there, over the guard below.
+ */
+static struct {
+	atomic_t hits;
+	bool df;
+	u8 buf[3 * 64];
+} kpx_dfs;
+
+static void kpx_df_handler(void)
+{
+	void *dst = kpx_dfs.buf + 64;
+	unsigned long n = 64;
+
+	atomic_inc(&kpx_dfs.hits);
+	if (native_save_fl() & X86_EFLAGS_DF)
+		WRITE_ONCE(kpx_dfs.df, true);
+	asm volatile("rep stosb" : "+D" (dst), "+c" (n) : "a" (0x5a) : "memory");
+}
+
+static int kpx_df_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	kpx_df_handler();
+	return 0;
+}
+
+static void kpx_df_post(struct kprobe *p, struct pt_regs *regs,
+			unsigned long flags)
+{
+	kpx_df_handler();
+}
+
+static void kpx_df_expect(struct kunit *test, const char *path)
+{
+	unsigned int i;
+
+	KUNIT_EXPECT_FALSE_MSG(test, READ_ONCE(kpx_dfs.df),
+			       "%s: handler ran with DF set", path);
+	for (i = 0; i < sizeof(kpx_dfs.buf); i++)
+		if (kpx_dfs.buf[i] != (i >= 64 && i < 128 ? 0x5a : 0))
+			break;
+	KUNIT_EXPECT_EQ_MSG(test, i, sizeof(kpx_dfs.buf),
+			    "%s: rep stosb stored outside its 64 bytes", path);
+	memset(&kpx_dfs, 0, sizeof(kpx_dfs));
+}
+
+/*
+ * Finding A: a probed instruction inside "std ... cld".  The post copy's
+ * post_handler (kprobe_step_trampoline) and an optimized probe's
+ * pre_handler (kprobe_opt_trampoline) run with DF clear, as from an
+ * int3; the probed code gets DF set back.  Failed before the
+ * trampolines had their cld: DF set in both handlers, and the rep stosb
+ * going backwards over the guard.
+ */
+static void kpx_df_clear(struct kunit *test)
+{
+	struct kprobe *kp = kunit_kcalloc(test, 2, sizeof(*kp), GFP_KERNEL);
+	unsigned long traps;
+
+	KUNIT_ASSERT_NOT_NULL(test, kp);
+	memset(&kpx_dfs, 0, sizeof(kpx_dfs));
+	kp[0].symbol_name = "kpx_df_insn";
+	kp[0].pre_handler = kpx_pre_nop;
+	kp[0].post_handler = kpx_df_post;
+	KUNIT_ASSERT_EQ(test, register_kprobe(&kp[0]), 0);
+	KUNIT_ASSERT_TRUE(test, kpx_ai(&kp[0])->boostable);
+	traps = kprobe_step_traps();
+	KUNIT_EXPECT_EQ(test, kpx_df(), 100UL);
+	KUNIT_EXPECT_EQ(test, kprobe_step_traps() - traps, 0UL);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpx_dfs.hits), 1);
+	unregister_kprobe(&kp[0]);
+	kpx_df_expect(test, "post copy");
+
+#ifdef CONFIG_OPTPROBES
+	/* the movl after the std */
+	kp[1].addr = (kprobe_opcode_t *)(kpx_body(kpx_df_opt) + 1);
+	kp[1].pre_handler = kpx_df_pre;
+	KUNIT_ASSERT_EQ(test, register_kprobe(&kp[1]), 0);
+	wait_for_kprobe_optimizer();
+	KUNIT_EXPECT_TRUE(test, kpx_optimized(&kp[1]));
+	traps = kprobe_int3_hits();
+	KUNIT_EXPECT_EQ(test, kpx_df_opt(1), 8);
+	KUNIT_EXPECT_EQ(test, kprobe_int3_hits() - traps, 0UL);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpx_dfs.hits), 1);
+	unregister_kprobe(&kp[1]);
+	kpx_df_expect(test, "optimized");
+#endif
+}
+
+/*
+ * Finding D: a fault_handler that handles a page fault (returns 1, as
+ * documented, having moved regs->ip past the load).  The base's
+ * do_kern_addr_fault() warned about any fault kprobes took
+ * (WARN_ON_ONCE(kprobe_page_fault())): patches/0100 lets it be.
+ * Failed before it: TAINT_WARN set by the hit (and the WARNING on the
+ * console, which the harness reports on its own).
+ */
+static struct {
+	unsigned long *bad;
+	unsigned long insn, resume;
+	long val;
+	int faults, trapnr;
+} kpx_fh;
+
+static int kpx_fh_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	kpx_fh.val = kpx_rawload(kpx_fh.bad);
+	return 0;
+}
+
+static int kpx_fh_fault(struct kprobe *p, struct pt_regs *regs, int trapnr)
+{
+	if (regs->ip != kpx_fh.insn)
+		return 0;
+	kpx_fh.faults++;
+	kpx_fh.trapnr = trapnr;
+	regs->ip = kpx_fh.resume;
+	return 1;
+}
+
+static void kpx_fault_handled(struct kunit *test)
+{
+	struct kprobe *kp = kunit_kzalloc(test, sizeof(*kp), GFP_KERNEL);
+	bool warned = test_taint(TAINT_WARN);
+	void *area;
+
+	KUNIT_ASSERT_NOT_NULL(test, kp);
+	memset(&kpx_fh, 0, sizeof(kpx_fh));
+	kpx_fh.bad = kpx_bad_kernel_ptr(test, &area);
+	kpx_fh.insn = kpx_sym("kpx_rawload_insn");
+	kpx_fh.resume = kpx_sym("kpx_rawload_end");
+	kp->symbol_name = "kpx_leaf";
+	kp->pre_handler = kpx_fh_pre;
+	kp->fault_handler = kpx_fh_fault;
+	KUNIT_ASSERT_EQ(test, register_kprobe(kp), 0);
+	KUNIT_EXPECT_EQ(test, kpx_leaf(), 41L);
+	unregister_kprobe(kp);
+	vfree(area);
+	KUNIT_EXPECT_EQ(test, kpx_fh.faults, 1);
+	KUNIT_EXPECT_EQ(test, kpx_fh.trapnr, X86_TRAP_PF);
+	KUNIT_EXPECT_EQ(test, kpx_fh.val, -1L);
+	KUNIT_EXPECT_TRUE(test, kpx_no_probe_running());
+	/* a WARN taints once per boot: only a clean kernel can tell */
+	if (!warned)
+		KUNIT_EXPECT_FALSE_MSG(test, test_taint(TAINT_WARN),
+				       "a handled fault warned");
+}
+
+/*
+ * Finding C: kcb->reading is the trap's own, while it reads an emulated
+ * branch's memory operand (indirect_target()).  A probe hit in that
+ * window (an NMI's) whose stepped copy faults must still be rewound to
+ * its original address, where the exception table entry is.  The outer
+ * pre_handler here opens the window itself and calls into a reentered
+ * probe on a load with an exception table entry, given a bad pointer.
+ * Before reenter() saved and cleared kcb->reading the fault in the slot
+ * was taken for the reader's, not rewound, and oopsed there (no fixup
+ * in a slot): the kernel died in the test.
+ */
+static struct {
+	unsigned long *bad;
+	long ret;
+	bool reading_after;
+	int outer;
+} kpx_rd;
+
+static int kpx_rd_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+	unsigned long out = 0;
+
+	kpx_rd.outer++;
+	kcb->reading = true;		/* as indirect_target() reads */
+	kpx_rd.ret = kpx_exload(kpx_rd.bad, &out);
+	kpx_rd.reading_after = kcb->reading;
+	kcb->reading = false;
+	return 0;
+}
+
+static void kpx_reading_reentry(struct kunit *test)
+{
+	struct kprobe *kp = kunit_kcalloc(test, 2, sizeof(*kp), GFP_KERNEL);
+	void *area;
+
+	KUNIT_ASSERT_NOT_NULL(test, kp);
+	memset(&kpx_rd, 0, sizeof(kpx_rd));
+	kpx_rd.bad = kpx_bad_kernel_ptr(test, &area);
+	kp[0].symbol_name = "kpx_exload_insn";
+	kp[0].pre_handler = kpx_pre_nop;
+	kp[1].symbol_name = "kpx_leaf";
+	kp[1].pre_handler = kpx_rd_pre;
+	KUNIT_ASSERT_EQ(test, register_kprobe(&kp[0]), 0);
+	KUNIT_ASSERT_EQ(test, register_kprobe(&kp[1]), 0);
+	KUNIT_EXPECT_EQ(test, kpx_leaf(), 41L);
+	unregister_kprobe(&kp[1]);
+	unregister_kprobe(&kp[0]);
+	vfree(area);
+	KUNIT_EXPECT_EQ(test, kpx_rd.outer, 1);
+	KUNIT_EXPECT_EQ(test, kpx_rd.ret, (long)-EFAULT);
+	/* the outer hit's window is its own again */
+	KUNIT_EXPECT_TRUE(test, kpx_rd.reading_after);
+	KUNIT_EXPECT_EQ(test, kp[0].nmissed, 1UL);
+	KUNIT_EXPECT_TRUE(test, kpx_no_probe_running());
+}
+
+/*
+ * Finding E: handlers where RCU does not watch.  An optimized probe hit
+ * between ct_idle_enter() and ct_idle_exit(), and a kretprobed function
+ * that returns there (it calls ct_idle_enter() itself: its entry hit is
+ * an ordinary one).  Their handlers find RCU watching (the callbacks
+ * make it, with ct_nmi_enter()).  Failed before: rcu_is_watching()
+ * false in both handlers, where an unregistration's synchronize_rcu()
+ * would not have waited for them.  The post copy's callback has done
+ * it since it came (kpx_post_copy tests it).
+ */
+static struct {
+	atomic_t hits;
+	bool rcu_off;
+} kpx_idle;
+
+static void kpx_idle_seen(void)
+{
+	atomic_inc(&kpx_idle.hits);
+	if (!rcu_is_watching())
+		WRITE_ONCE(kpx_idle.rcu_off, true);
+}
+
+static int kpx_idle_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	kpx_idle_seen();
+	return 0;
+}
+
+#ifdef CONFIG_CONTEXT_TRACKING_IDLE
+static noinline __used __noipa void kpx_idle_enter(void)
+{
+	ct_idle_enter();
+}
+
+#ifdef CONFIG_KRETPROBES
+static int kpx_idle_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	kpx_idle_seen();
+	return 0;
+}
+#endif
+#endif
+
+static void kpx_rcu_idle(struct kunit *test)
+{
+#ifdef CONFIG_CONTEXT_TRACKING_IDLE
+	struct kprobe *kp __maybe_unused;
+	struct kretprobe *rp __maybe_unused;
+	int v __maybe_unused;
+
+	memset(&kpx_idle, 0, sizeof(kpx_idle));
+#ifdef CONFIG_OPTPROBES
+	kp = kunit_kzalloc(test, sizeof(*kp), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, kp);
+	kp->symbol_name = "kpx_opt";
+	kp->pre_handler = kpx_idle_pre;
+	KUNIT_ASSERT_EQ(test, register_kprobe(kp), 0);
+	wait_for_kprobe_optimizer();
+	KUNIT_EXPECT_TRUE(test, kpx_optimized(kp));
+	local_irq_disable();
+	ct_idle_enter();
+	v = kpx_opt(2);
+	ct_idle_exit();
+	local_irq_enable();
+	unregister_kprobe(kp);
+	KUNIT_EXPECT_EQ(test, v, 9);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpx_idle.hits), 1);
+	KUNIT_EXPECT_FALSE_MSG(test, READ_ONCE(kpx_idle.rcu_off),
+			       "optimized: RCU not watching");
+#endif
+#ifdef CONFIG_KRETPROBES
+	rp = kunit_kzalloc(test, sizeof(*rp), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rp);
+	memset(&kpx_idle, 0, sizeof(kpx_idle));
+	rp->kp.symbol_name = "kpx_idle_enter";
+	rp->handler = kpx_idle_ret;
+	KUNIT_ASSERT_EQ(test, register_kretprobe(rp), 0);
+	local_irq_disable();
+	kpx_idle_enter();
+	ct_idle_exit();
+	local_irq_enable();
+	unregister_kretprobe(rp);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpx_idle.hits), 1);
+	KUNIT_EXPECT_FALSE_MSG(test, READ_ONCE(kpx_idle.rcu_off),
+			       "kretprobe return: RCU not watching");
+#endif
+#else
+	kunit_skip(test, "no CONFIG_CONTEXT_TRACKING_IDLE (TINY_RCU): RCU always watches");
+#endif
+}
+
+/*
+ * Finding B: another debugger's breakpoint (kgdb's, here an int3 the
+ * test writes itself over the first byte of kpx_foreign's 5-byte movl).
+ * Decoded from the function's start, it makes +3 an instruction
+ * boundary and hides a je into the tail of the region at +9.  A probe
+ * at +3 is refused (-EBUSY) and the probe at +9, registered before the
+ * int3 came and enabled while it is there, is not optimized.  Failed
+ * before: the probe at +3 registered (its int3 inside the movl's
+ * immediate), the one at +9 optimized.  kpx_foreign never runs.
+ */
+static void kpx_foreign_poke(u8 byte)
+{
+	mutex_lock(&text_mutex);
+	text_poke((void *)kpx_body(kpx_foreign), &byte, 1);
+	text_poke_sync();
+	mutex_unlock(&text_mutex);
+}
+
+static void kpx_foreign_int3(struct kunit *test)
+{
+	struct kprobe *kp = kunit_kcalloc(test, 2, sizeof(*kp), GFP_KERNEL);
+	unsigned long x = kpx_body(kpx_foreign);
+	u8 orig = *(u8 *)x;
+	int ret;
+
+	KUNIT_ASSERT_NOT_NULL(test, kp);
+	KUNIT_ASSERT_EQ(test, orig, 0xb8);
+	kp[1].addr = (kprobe_opcode_t *)(x + 9);
+	kp[1].pre_handler = kpx_pre_nop;
+	kp[1].flags = KPROBE_FLAG_DISABLED;
+	KUNIT_ASSERT_EQ(test, register_kprobe(&kp[1]), 0);
+
+	kpx_foreign_poke(INT3_INSN_OPCODE);
+	kp[0].addr = (kprobe_opcode_t *)(x + 3);
+	kp[0].pre_handler = kpx_pre_nop;
+	ret = register_kprobe(&kp[0]);
+	if (!ret)
+		unregister_kprobe(&kp[0]);
+	KUNIT_EXPECT_EQ(test, ret, -EBUSY);
+	KUNIT_EXPECT_EQ(test, enable_kprobe(&kp[1]), 0);
+#ifdef CONFIG_OPTPROBES
+	wait_for_kprobe_optimizer();
+	KUNIT_EXPECT_FALSE(test, kpx_optimized(&kp[1]));
+#endif
+	unregister_kprobe(&kp[1]);
+	kpx_foreign_poke(orig);
+}
+
 static struct kunit_case kprobes_x86_unusual_cases[] = {
 	KUNIT_CASE(kpx_extable_kernel),
 	KUNIT_CASE(kpx_extable_user),
@@ -1311,6 +1759,11 @@ static struct kunit_case kprobes_x86_unusual_cases[] = {
 #endif
 	KUNIT_CASE_SLOW(kpx_decode_vs_jump_label),
 	KUNIT_CASE(kpx_cfi_check),
+	KUNIT_CASE(kpx_df_clear),
+	KUNIT_CASE(kpx_fault_handled),
+	KUNIT_CASE(kpx_reading_reentry),
+	KUNIT_CASE(kpx_rcu_idle),
+	KUNIT_CASE(kpx_foreign_int3),
 	{}
 };
 
@@ -1319,4 +1772,572 @@ static struct kunit_suite kprobes_x86_unusual_suite = {
 	.test_cases = kprobes_x86_unusual_cases,
 };
 
-kunit_test_suites(&kprobes_x86_unusual_suite);
+/* ---------------------------------------------------------------------
+ * kprobes_x86_context: the handler context contract, path by path
+ *
+ * Every handler of every path calls kpc_check(), which checks each item
+ * that a pre, post, fault, entry or return handler may rely on, as the
+ * int3 path gives it:
+ *  - DF clear, IF clear, AC clear (the flags as the handler runs);
+ *  - RCU watching, preemption disabled;
+ *  - kprobe_running() the handler's probe, the control block's status
+ *    KPROBE_HIT_ACTIVE (pre, entry, return) or KPROBE_HIT_SSDONE (post);
+ *  - pt_regs: cs __KERNEL_CS; ss __KERNEL_DS, or the null selector a
+ *    64-bit interrupt gate leaves in SS when it changes privilege (SDM
+ *    vol. 3, 6.14.2), which the int3 path then shows; flags with the
+ *    always-one bit and the probed code's IF (the tests call with
+ *    interrupts on); sp where the probed instruction has it (these
+ *    probes are at functions' first instructions: the return address
+ *    into kpc_call()); ip past the int3 (pre, entry), the next
+ *    instruction (post), the real return address (return).
+ * A jprobe handler is an ordinary function of the probed context (no
+ * pt_regs, no running kprobe, the probed code's IF; see
+ * arch/x86/kernel/kprobes/jprobe.c): it is checked for the rest.
+ * One case per path, so that a failure names it; a path the config has
+ * not is skipped, saying which option it needs.
+ */
+enum kpc_item {
+	KPC_DF, KPC_IF, KPC_AC, KPC_RCU, KPC_PREEMPT, KPC_RUNNING, KPC_STATUS,
+	KPC_CS, KPC_SS, KPC_FLAGS, KPC_SP, KPC_IP, KPC_NITEMS
+};
+
+static const char * const kpc_item_name[KPC_NITEMS] = {
+	[KPC_DF] = "DF clear",
+	[KPC_IF] = "interrupts off",
+	[KPC_AC] = "AC clear",
+	[KPC_RCU] = "RCU watching",
+	[KPC_PREEMPT] = "not preemptible",
+	[KPC_RUNNING] = "kprobe_running() is the probe",
+	[KPC_STATUS] = "kprobe status",
+	[KPC_CS] = "regs->cs",
+	[KPC_SS] = "regs->ss",
+	[KPC_FLAGS] = "regs->flags",
+	[KPC_SP] = "regs->sp",
+	[KPC_IP] = "regs->ip",
+};
+
+/* Where regs->sp must be. */
+enum kpc_sp {
+	KPC_SP_ENTRY,		/* at the return address into kpc_call() */
+	KPC_SP_RETURNED,	/* just above it: the function returned */
+};
+
+struct kpc_seen {
+	atomic_t calls;
+	unsigned long failed;	/* BIT(enum kpc_item) not met */
+};
+
+static struct {
+	struct kpc_seen pre, post, entry, ret, jp, fault;
+	unsigned long post_ip;
+	struct kretprobe *rp;
+} kpc;
+
+static noinline __used __noipa long kpc_call(int which, long arg);
+
+static bool kpc_in_caller(unsigned long addr)
+{
+	unsigned long start = (unsigned long)kpc_call, size, off;
+
+	return kallsyms_lookup_size_offset(start, &size, &off) &&
+	       addr > start && addr < start + size;
+}
+
+/*
+ * The one check of the contract, from every handler.  @regs NULL: no
+ * pt_regs (a jprobe handler); @exempt: the items the path does not
+ * promise (see the top of this part).
+ */
+static void kpc_check(struct kpc_seen *s, struct pt_regs *regs,
+		      struct kprobe *running, unsigned long status,
+		      unsigned long ip, enum kpc_sp sp, unsigned long exempt)
+{
+	unsigned long fl = native_save_fl(), bad = 0;
+
+	atomic_inc(&s->calls);
+	if (fl & X86_EFLAGS_DF)
+		bad |= BIT(KPC_DF);
+	if (fl & X86_EFLAGS_IF)
+		bad |= BIT(KPC_IF);
+	if (fl & X86_EFLAGS_AC)
+		bad |= BIT(KPC_AC);
+	if (!rcu_is_watching())
+		bad |= BIT(KPC_RCU);
+	if (preemptible())
+		bad |= BIT(KPC_PREEMPT);
+	if (kprobe_running() != running)
+		bad |= BIT(KPC_RUNNING);
+	if (__this_cpu_read(kprobe_ctlblk.status) != status)
+		bad |= BIT(KPC_STATUS);
+	if (regs) {
+		unsigned long *stack = (unsigned long *)regs->sp;
+
+		if (regs->cs != __KERNEL_CS)
+			bad |= BIT(KPC_CS);
+		if (regs->ss != __KERNEL_DS && regs->ss != 0)
+			bad |= BIT(KPC_SS);
+		if (!(regs->flags & X86_EFLAGS_FIXED) ||
+		    !(regs->flags & X86_EFLAGS_IF) ||
+		    (regs->flags & X86_EFLAGS_TF))
+			bad |= BIT(KPC_FLAGS);
+		if (sp == KPC_SP_ENTRY ? !kpc_in_caller(stack[0]) :
+		    stack[-1] != regs->ip)
+			bad |= BIT(KPC_SP);
+		if (sp == KPC_SP_ENTRY ? regs->ip != ip :
+		    !kpc_in_caller(regs->ip))
+			bad |= BIT(KPC_IP);
+	}
+	s->failed |= bad & ~exempt;
+}
+
+static int kpc_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	kpc_check(&kpc.pre, regs, p, KPROBE_HIT_ACTIVE,
+		  (unsigned long)p->addr + INT3_INSN_SIZE, KPC_SP_ENTRY, 0);
+	return 0;
+}
+
+static void kpc_post(struct kprobe *p, struct pt_regs *regs,
+		     unsigned long flags)
+{
+	kpc_check(&kpc.post, regs, p, KPROBE_HIT_SSDONE, kpc.post_ip,
+		  KPC_SP_ENTRY, 0);
+}
+
+static int __maybe_unused kpc_entry(struct kretprobe_instance *ri,
+				    struct pt_regs *regs)
+{
+	struct kprobe *p = &kpc.rp->kp;
+
+	kpc_check(&kpc.entry, regs, p, KPROBE_HIT_ACTIVE,
+		  (unsigned long)p->addr + INT3_INSN_SIZE, KPC_SP_ENTRY, 0);
+	return 0;
+}
+
+static int __maybe_unused kpc_ret(struct kretprobe_instance *ri,
+				  struct pt_regs *regs)
+{
+	kpc_check(&kpc.ret, regs, &kpc.rp->kp, KPROBE_HIT_ACTIVE, 0,
+		  KPC_SP_RETURNED, 0);
+	return 0;
+}
+
+/* An ftrace site: a C function, with its fentry call where ftrace is. */
+static noinline __used __noipa int kpc_ftraced(int x)
+{
+	return x + 5;
+}
+
+static noinline __used __noipa long kpc_jtarget(long x)
+{
+	return x + 3;
+}
+
+static long __maybe_unused kpc_jhandler(long x)
+{
+	kpc_check(&kpc.jp, NULL, NULL, 0, 0, KPC_SP_ENTRY,
+		  BIT(KPC_IF) | BIT(KPC_RUNNING) | BIT(KPC_STATUS));
+	jprobe_return();
+	return 0;
+}
+
+enum {
+	KPC_EXLOAD, KPC_IJMP, KPC_BOOST, KPC_POSTCOPY, KPC_OPT, KPC_FTRACED,
+	KPC_JTARGET
+};
+
+/* Every target called from here: the return address the checks expect. */
+static noinline __used __noipa long kpc_call(int which, long arg)
+{
+	unsigned long v = arg, out = 0, fn = (unsigned long)kpx_leaf;
+	long ret = 0;
+
+	switch (which) {
+	case KPC_EXLOAD:
+		ret = kpx_exload(&v, &out) ?: (long)out;
+		break;
+	case KPC_IJMP:
+		ret = kpx_ijmp(&fn);
+		break;
+	case KPC_BOOST:
+		ret = kpx_boost(arg);
+		break;
+	case KPC_POSTCOPY:
+		ret = kpx_postcopy(arg);
+		break;
+	case KPC_OPT:
+		ret = kpx_opt(arg);
+		break;
+	case KPC_FTRACED:
+		ret = kpc_ftraced(arg);
+		break;
+	case KPC_JTARGET:
+		ret = kpc_jtarget(arg);
+		break;
+	}
+	/* no tail call: the return address stays in here */
+	OPTIMIZER_HIDE_VAR(ret);
+	return ret;
+}
+
+static void kpc_expect(struct kunit *test, const char *handler,
+		       struct kpc_seen *s, int calls)
+{
+	int i;
+
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&s->calls), calls,
+			    "%s handler calls", handler);
+	for (i = 0; i < KPC_NITEMS; i++)
+		KUNIT_EXPECT_FALSE_MSG(test, s->failed & BIT(i),
+				       "%s handler: %s", handler,
+				       kpc_item_name[i]);
+}
+
+static struct kprobe *kpc_probe(struct kunit *test, const char *sym,
+				bool post)
+{
+	struct kprobe *kp = kunit_kzalloc(test, sizeof(*kp), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, kp);
+	memset(&kpc, 0, sizeof(kpc));
+	kp->symbol_name = sym;
+	kp->pre_handler = kpc_pre;
+	if (post)
+		kp->post_handler = kpc_post;
+	KUNIT_ASSERT_EQ(test, register_kprobe(kp), 0);
+	return kp;
+}
+
+/* int3 trap, the instruction stepped out of line: a second trap */
+static void kpc_int3_step(struct kunit *test)
+{
+	struct kprobe *kp = kpc_probe(test, "kpx_exload_insn", true);
+	unsigned long traps = kprobe_step_traps();
+
+	kpc.post_ip = (unsigned long)kp->addr + 3;
+	KUNIT_EXPECT_EQ(test, kpc_call(KPC_EXLOAD, 17), 17L);
+	KUNIT_EXPECT_EQ(test, kprobe_step_traps() - traps, 1UL);
+	unregister_kprobe(kp);
+	kpc_expect(test, "pre", &kpc.pre, 1);
+	kpc_expect(test, "post", &kpc.post, 1);
+}
+
+/* int3 trap, the instruction (jmp through memory) emulated in it */
+static void kpc_int3_emulated(struct kunit *test)
+{
+	struct kprobe *kp = kpc_probe(test, "kpx_ijmp_insn", true);
+	unsigned long traps = kprobe_step_traps();
+
+	KUNIT_EXPECT_EQ(test, kpx_ai(kp)->kind, KPX_JMP_IND);
+	kpc.post_ip = (unsigned long)kpx_leaf;
+	KUNIT_EXPECT_EQ(test, kpc_call(KPC_IJMP, 0), 41L);
+	KUNIT_EXPECT_EQ(test, kprobe_step_traps() - traps, 0UL);
+	unregister_kprobe(kp);
+	kpc_expect(test, "pre", &kpc.pre, 1);
+	kpc_expect(test, "post", &kpc.post, 1);
+}
+
+/* int3 trap, then the slot's boosted copy: no second trap */
+static void kpc_boosted(struct kunit *test)
+{
+	struct kprobe *kp = kpc_probe(test, "kpx_boost", false);
+	unsigned long traps = kprobe_step_traps();
+	unsigned long hits = kprobe_int3_hits();
+
+	KUNIT_EXPECT_TRUE(test, kpx_ai(kp)->boostable);
+	KUNIT_EXPECT_EQ(test, kpc_call(KPC_BOOST, 4), 5L);
+	KUNIT_EXPECT_EQ(test, kprobe_step_traps() - traps, 0UL);
+	KUNIT_EXPECT_EQ(test, kprobe_int3_hits() - hits, 1UL);
+	unregister_kprobe(kp);
+	kpc_expect(test, "pre", &kpc.pre, 1);
+}
+
+/* int3 trap, then the post copy: post_handler from the step trampoline */
+static void kpc_post_copy(struct kunit *test)
+{
+	struct kprobe *kp = kpc_probe(test, "kpx_postcopy_insn", true);
+	unsigned long traps = kprobe_step_traps();
+
+	kpc.post_ip = (unsigned long)kp->addr + kpx_ai(kp)->len;
+	KUNIT_EXPECT_EQ(test, kpc_call(KPC_POSTCOPY, 1), 101L);
+	KUNIT_EXPECT_EQ(test, kprobe_step_traps() - traps, 0UL);
+	unregister_kprobe(kp);
+	kpc_expect(test, "pre", &kpc.pre, 1);
+	kpc_expect(test, "post", &kpc.post, 1);
+}
+
+/* the jump optimizer's detour: no trap at all */
+static void kpc_optimized(struct kunit *test)
+{
+#ifdef CONFIG_OPTPROBES
+	struct kprobe *kp = kpc_probe(test, "kpx_opt", false);
+	unsigned long hits;
+
+	wait_for_kprobe_optimizer();
+	KUNIT_EXPECT_TRUE(test, kpx_optimized(kp));
+	hits = kprobe_int3_hits();
+	KUNIT_EXPECT_EQ(test, kpc_call(KPC_OPT, 1), 8L);
+	KUNIT_EXPECT_EQ(test, kprobe_int3_hits() - hits, 0UL);
+	unregister_kprobe(kp);
+	kpc_expect(test, "pre", &kpc.pre, 1);
+#else
+	kunit_skip(test, "no CONFIG_OPTPROBES");
+#endif
+}
+
+/* kprobes on ftrace: the ftrace_ops callback */
+static void kpc_ftrace(struct kunit *test)
+{
+#ifdef CONFIG_KPROBES_ON_FTRACE
+	struct kprobe *kp = kpc_probe(test, "kpc_ftraced", true);
+	unsigned long hits = kprobe_int3_hits();
+
+	KUNIT_EXPECT_TRUE(test, kprobe_ftrace(kp));
+	kpc.post_ip = (unsigned long)kp->addr + MCOUNT_INSN_SIZE;
+	KUNIT_EXPECT_EQ(test, kpc_call(KPC_FTRACED, 1), 6L);
+	KUNIT_EXPECT_EQ(test, kprobe_int3_hits() - hits, 0UL);
+	unregister_kprobe(kp);
+	kpc_expect(test, "pre", &kpc.pre, 1);
+	kpc_expect(test, "post", &kpc.post, 1);
+#else
+	kunit_skip(test, "no CONFIG_KPROBES_ON_FTRACE");
+#endif
+}
+
+#ifdef CONFIG_KRETPROBES
+/* A kretprobe on @sym, entered the way @check says; its return handled. */
+static void kpc_kretprobe(struct kunit *test, const char *sym, int which,
+			  long arg, long want, int kind)
+{
+	struct kretprobe *rp = kunit_kzalloc(test, sizeof(*rp), GFP_KERNEL);
+	unsigned long hits;
+
+	KUNIT_ASSERT_NOT_NULL(test, rp);
+	memset(&kpc, 0, sizeof(kpc));
+	kpc.rp = rp;
+	rp->kp.symbol_name = sym;
+	rp->entry_handler = kpc_entry;
+	rp->handler = kpc_ret;
+	KUNIT_ASSERT_EQ(test, register_kretprobe(rp), 0);
+	if (kind == KPC_OPT) {
+		wait_for_kprobe_optimizer();
+		KUNIT_EXPECT_TRUE(test, kpx_optimized(&rp->kp));
+	} else if (kind == KPC_FTRACED) {
+		KUNIT_EXPECT_TRUE(test, kprobe_ftrace(&rp->kp));
+	} else {
+		KUNIT_EXPECT_FALSE(test, kpx_optimized(&rp->kp) ||
+				   kprobe_ftrace(&rp->kp));
+	}
+	hits = kprobe_int3_hits();
+	KUNIT_EXPECT_EQ(test, kpc_call(which, arg), want);
+	KUNIT_EXPECT_EQ(test, kprobe_int3_hits() - hits,
+			kind == KPC_BOOST ? 1UL : 0UL);
+	unregister_kretprobe(rp);
+	kpc_expect(test, "entry", &kpc.entry, 1);
+	kpc_expect(test, "return", &kpc.ret, 1);
+}
+#endif
+
+/* kretprobe entered through an int3 (boosted), returned through its trampoline */
+static void kpc_kretprobe_int3(struct kunit *test)
+{
+#ifdef CONFIG_KRETPROBES
+	kpc_kretprobe(test, "kpx_boost", KPC_BOOST, 4, 5, KPC_BOOST);
+#else
+	kunit_skip(test, "no CONFIG_KRETPROBES");
+#endif
+}
+
+/* kretprobe entered through the optimizer's detour */
+static void kpc_kretprobe_opt(struct kunit *test)
+{
+#if defined(CONFIG_KRETPROBES) && defined(CONFIG_OPTPROBES)
+	kpc_kretprobe(test, "kpx_opt", KPC_OPT, 1, 8, KPC_OPT);
+#else
+	kunit_skip(test, "needs CONFIG_KRETPROBES and CONFIG_OPTPROBES");
+#endif
+}
+
+/* kretprobe entered through ftrace */
+static void kpc_kretprobe_ftrace(struct kunit *test)
+{
+#if defined(CONFIG_KRETPROBES) && defined(CONFIG_KPROBES_ON_FTRACE)
+	kpc_kretprobe(test, "kpc_ftraced", KPC_FTRACED, 1, 6, KPC_FTRACED);
+#else
+	kunit_skip(test, "needs CONFIG_KRETPROBES and CONFIG_KPROBES_ON_FTRACE");
+#endif
+}
+
+/* a jprobe handler: what an ordinary function of the probed context has */
+static void kpc_jprobe(struct kunit *test)
+{
+#ifdef CONFIG_JPROBES
+	struct jprobe *jp = kunit_kzalloc(test, sizeof(*jp), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, jp);
+	memset(&kpc, 0, sizeof(kpc));
+	jp->kp.symbol_name = "kpc_jtarget";
+	jp->entry = kpc_jhandler;
+	KUNIT_ASSERT_EQ(test, register_jprobe(jp), 0);
+	KUNIT_EXPECT_EQ(test, kpc_call(KPC_JTARGET, 1), 4L);
+	unregister_jprobe(jp);
+	kpc_expect(test, "jprobe", &kpc.jp, 1);
+#else
+	kunit_skip(test, "no CONFIG_JPROBES");
+#endif
+}
+
+/*
+ * A fault_handler, for a page fault in a handler of each path: it runs
+ * in the #PF handler's context, with the probe still running (status
+ * as in the handler that faulted) and the fault's pt_regs (its ip, sp
+ * and flags are the faulting handler's, not the probed code's: those
+ * items are the handler's to know).
+ */
+static struct {
+	unsigned long *bad;
+	unsigned long insn, resume, status;
+	void *area;
+} kpc_f;
+
+static void kpc_fault_load(void)
+{
+	kpx_rawload(kpc_f.bad);
+}
+
+static int kpc_fault_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	kpc_pre(p, regs);
+	kpc_fault_load();
+	return 0;
+}
+
+static void kpc_fault_post(struct kprobe *p, struct pt_regs *regs,
+			   unsigned long flags)
+{
+	kpc_post(p, regs, flags);
+	kpc_fault_load();
+}
+
+static int kpc_fault_fh(struct kprobe *p, struct pt_regs *regs, int trapnr)
+{
+	if (regs->ip != kpc_f.insn)
+		return 0;
+	kpc_check(&kpc.fault, regs, p, kpc_f.status, 0, KPC_SP_ENTRY,
+		  BIT(KPC_SP) | BIT(KPC_IP) | BIT(KPC_FLAGS));
+	regs->ip = kpc_f.resume;
+	return 1;
+}
+
+/*
+ * A probe on @sym whose pre (or post, with @post) handler faults, and
+ * whose fault_handler skips the load; registered, not yet hit.
+ */
+static struct kprobe *kpc_fault_probe(struct kunit *test, const char *sym,
+				      bool post)
+{
+	struct kprobe *kp = kunit_kzalloc(test, sizeof(*kp), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, kp);
+	memset(&kpc, 0, sizeof(kpc));
+	kpc_f.bad = kpx_bad_kernel_ptr(test, &kpc_f.area);
+	kpc_f.insn = kpx_sym("kpx_rawload_insn");
+	kpc_f.resume = kpx_sym("kpx_rawload_end");
+	kpc_f.status = post ? KPROBE_HIT_SSDONE : KPROBE_HIT_ACTIVE;
+	kp->symbol_name = sym;
+	if (post) {
+		kp->pre_handler = kpc_pre;
+		kp->post_handler = kpc_fault_post;
+	} else {
+		kp->pre_handler = kpc_fault_pre;
+	}
+	kp->fault_handler = kpc_fault_fh;
+	KUNIT_ASSERT_EQ(test, register_kprobe(kp), 0);
+	return kp;
+}
+
+static void kpc_fault_done(struct kunit *test, struct kprobe *kp)
+{
+	unregister_kprobe(kp);
+	vfree(kpc_f.area);
+	kpc_expect(test, "fault", &kpc.fault, 1);
+}
+
+/* a fault in a pre_handler on the int3 path */
+static void kpc_fault_int3(struct kunit *test)
+{
+	struct kprobe *kp = kpc_fault_probe(test, "kpx_boost", false);
+
+	KUNIT_EXPECT_EQ(test, kpc_call(KPC_BOOST, 4), 5L);
+	kpc_expect(test, "pre", &kpc.pre, 1);
+	kpc_fault_done(test, kp);
+}
+
+/* a fault in a post_handler run from the post copy */
+static void kpc_fault_post_copy(struct kunit *test)
+{
+	struct kprobe *kp = kpc_fault_probe(test, "kpx_postcopy_insn", true);
+	unsigned long traps = kprobe_step_traps();
+
+	kpc.post_ip = (unsigned long)kp->addr + kpx_ai(kp)->len;
+	KUNIT_EXPECT_EQ(test, kpc_call(KPC_POSTCOPY, 1), 101L);
+	KUNIT_EXPECT_EQ(test, kprobe_step_traps() - traps, 0UL);
+	kpc_expect(test, "post", &kpc.post, 1);
+	kpc_fault_done(test, kp);
+}
+
+/* a fault in a pre_handler run from the optimized detour */
+static void kpc_fault_optimized(struct kunit *test)
+{
+#ifdef CONFIG_OPTPROBES
+	struct kprobe *kp = kpc_fault_probe(test, "kpx_opt", false);
+
+	wait_for_kprobe_optimizer();
+	KUNIT_EXPECT_TRUE(test, kpx_optimized(kp));
+	KUNIT_EXPECT_EQ(test, kpc_call(KPC_OPT, 1), 8L);
+	kpc_expect(test, "pre", &kpc.pre, 1);
+	kpc_fault_done(test, kp);
+#else
+	kunit_skip(test, "no CONFIG_OPTPROBES");
+#endif
+}
+
+/* a fault in a pre_handler run from ftrace */
+static void kpc_fault_ftrace(struct kunit *test)
+{
+#ifdef CONFIG_KPROBES_ON_FTRACE
+	struct kprobe *kp = kpc_fault_probe(test, "kpc_ftraced", false);
+
+	KUNIT_EXPECT_TRUE(test, kprobe_ftrace(kp));
+	KUNIT_EXPECT_EQ(test, kpc_call(KPC_FTRACED, 1), 6L);
+	kpc_expect(test, "pre", &kpc.pre, 1);
+	kpc_fault_done(test, kp);
+#else
+	kunit_skip(test, "no CONFIG_KPROBES_ON_FTRACE");
+#endif
+}
+
+static struct kunit_case kprobes_x86_context_cases[] = {
+	KUNIT_CASE(kpc_int3_step),
+	KUNIT_CASE(kpc_int3_emulated),
+	KUNIT_CASE(kpc_boosted),
+	KUNIT_CASE(kpc_post_copy),
+	KUNIT_CASE(kpc_optimized),
+	KUNIT_CASE(kpc_ftrace),
+	KUNIT_CASE(kpc_kretprobe_int3),
+	KUNIT_CASE(kpc_kretprobe_opt),
+	KUNIT_CASE(kpc_kretprobe_ftrace),
+	KUNIT_CASE(kpc_jprobe),
+	KUNIT_CASE(kpc_fault_int3),
+	KUNIT_CASE(kpc_fault_post_copy),
+	KUNIT_CASE(kpc_fault_optimized),
+	KUNIT_CASE(kpc_fault_ftrace),
+	{}
+};
+
+static struct kunit_suite kprobes_x86_context_suite = {
+	.name = "kprobes_x86_context",
+	.test_cases = kprobes_x86_context_cases,
+};
+
+kunit_test_suites(&kprobes_x86_unusual_suite, &kprobes_x86_context_suite);

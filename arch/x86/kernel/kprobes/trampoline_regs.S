@@ -70,9 +70,15 @@
  * to the return address, which the callbacks may have replaced (it is the
  * word right after the pt_regs).
  *
- * ASM_CLAC: the flags are saved first, so that a probe inside a
- * user-access region gets its AC back, but the handlers run with AC
- * clear, as the int3 entry runs them (SMAP stays armed for them).
+ * The flags are saved first and the popf at the end gives the probed
+ * code all of them back; in between the handlers get what an exception
+ * entry gives them (the int3 path's idtentry): IF clear, AC clear
+ * (ASM_CLAC: SMAP stays armed for them inside a user-access region) and
+ * DF clear.  cld: the probed code may be inside a std ... cld sequence
+ * (a backwards string copy), and the C code of the handlers, which the
+ * compiler builds for the ABI's DF = 0 on function entry (System V
+ * x86-64 ABI 3.4.1, i386 ABI likewise), would run every rep movs/stos
+ * backwards from its destination.
  */
 .macro KPROBE_CALLED_TRAMPOLINE name, callback, set_ip, redirect
 SYM_CODE_START(\name)
@@ -95,6 +101,7 @@ SYM_CODE_START(\name)
 	 * is an RCU-sched read-side section.
 	 */
 	cli
+	cld
 	ASM_CLAC
 	addq	$16, 8(%rsp)
 	subq	$EFLAGS, %rsp
@@ -173,8 +180,9 @@ _ASM_NOKPROBE(\name)
 SYM_CODE_START(\name)
 	ANNOTATE_NOENDBR
 	pushfl
-	/* As above: interrupts off until the popfl, AC clear in between. */
+	/* As above: interrupts off until the popfl, DF and AC clear. */
 	cli
+	cld
 	ASM_CLAC
 	subl	$(PTREGS_SIZE - 4), %esp
 	KPROBE_SAVE_GPRS
