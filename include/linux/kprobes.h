@@ -109,8 +109,12 @@ typedef int (*kprobe_fault_handler_t)(struct kprobe *p, struct pt_regs *regs,
  * exception entry gives them, in code that says so next to it.  A
  * handler may rely on:
  *
- * - Atomic context: preemption and interrupts disabled.  A handler must
- *   not sleep.  It may run in NMI context (a probe in an NMI handler).
+ * - Atomic context: interrupts disabled, so the handler cannot be
+ *   preempted (!preemptible()), and must not sleep.  How that is done
+ *   differs by path and is not part of the promise: in_nmi() is true in
+ *   a handler of the x86 breakpoint trap and false on the detours, and
+ *   preempt_count() may be 0 there.  A handler may run in NMI context (a
+ *   probe in an NMI handler).
  * - RCU watching (rcu_is_watching()), so RCU readers in a handler are
  *   safe, and unregistration's grace period waits for every handler in
  *   flight.  A hit where RCU does not watch (idle code between
@@ -119,7 +123,8 @@ typedef int (*kprobe_fault_handler_t)(struct kprobe *p, struct pt_regs *regs,
  * - kprobe_running() is the probe whose handler runs (a kretprobe's own
  *   kp in its handlers) and its status (kprobe_ctlblk) says where the hit
  *   stands: KPROBE_HIT_ACTIVE in a pre_handler, entry_handler or return
- *   handler, KPROBE_HIT_SSDONE in a post_handler.  A probe hit during a
+ *   handler, KPROBE_HIT_SSDONE in a post_handler, and in a fault_handler
+ *   the status of the handler or step that faulted.  A probe hit during a
  *   handler calls none of its own handlers: it counts in nmissed.
  * - No user access: user memory is reachable only through the nofault
  *   accessors, and they fail (-EFAULT) there.  x86: EFLAGS.AC clear, so
@@ -140,10 +145,13 @@ typedef int (*kprobe_fault_handler_t)(struct kprobe *p, struct pt_regs *regs,
  *   goes to the running probe's fault_handler, then to the exception
  *   tables, so the nofault accessors are safe; a fault of an exception
  *   nested in the handler (an NMI, a watchpoint) is never given to it.
- * - pt_regs as the breakpoint trap fills them: the probed code's
+ * - pt_regs (but a fault_handler's, which are those of the fault, as
+ *   the fault's own exception entry saved them) as the breakpoint trap
+ *   fills them: the probed code's
  *   registers and flags as they stood (x86: its EFLAGS with its own IF,
  *   DF and AC; arm64: its PSTATE with DAIF, PAN, SSBS, DIT and TCO), and
- *   every field an exception entry writes (x86: cs, ss, sp, orig_ax -1;
+ *   every field an exception entry writes (x86: cs, ss (__KERNEL_DS, or
+ *   the null selector a 64-bit interrupt gate may leave), sp, orig_ax -1;
  *   arm64: sp and pmr_save, and on every path orig_x0 = x0 and syscallno
  *   = NO_SYSCALL, which an EL1 exception entry leaves unwritten).  The
  *   instruction pointer is the probed address in a pre_handler (x86: the
