@@ -170,7 +170,10 @@ to=${KP_SC_TO:-${#patches[@]}}
 compat=$(python3 "$KP_TOOLS/series.py" --list | awk '/^[0-9]+ / && $2 == "compat" {print $1 + 0}')
 # The builds run in a worktree of their own, so that a --quick run can
 # use the repository meanwhile.
-src=$sc/src
+# KP_SC_WORK: where the worktree and the build directories are (default
+# $KP_BUILD/series-check; another one lets two build runs go at once).
+work=${KP_SC_WORK:-$sc}
+src=$work/src
 if [ ! -d "$src" ]; then
 	git -C "$repo" worktree prune
 	git -C "$repo" worktree add -q --detach "$src" base || kp_die "no worktree $src"
@@ -204,6 +207,8 @@ sc_objs() {	# "SYMS:object" (built when every SYM is y and the source exists)
 		KPROBES:arch/arm64/kernel/probes/decode-insn.o
 		KPROBES:arch/arm64/kernel/probes/simulate-insn.o
 		KPROBES:arch/arm64/kernel/probes/kprobes_trampoline.o
+		UPROBES:arch/arm64/kernel/probes/decode-insn.o
+		UPROBES:arch/arm64/kernel/probes/simulate-insn.o
 		KRETPROBES:arch/arm64/kernel/probes/kretprobe.o
 		OPTPROBES:arch/arm64/kernel/probes/opt.o
 		JPROBES:arch/arm64/kernel/probes/jprobe.o
@@ -257,8 +262,8 @@ for ((i = from; i <= to; i++)); do
 			continue
 		fi
 		read -r karch cross < <(sc_arch "$a")
-		obj=$sc/obj-$a
-		log=$sc/build-$nn-$a.log
+		obj=$work/obj-$a
+		log=$work/build-$nn-$a.log
 		mkdir -p "$obj"
 		mk() {
 			nice -n 10 make -C "$src" O="$obj" ARCH="$karch" CROSS_COMPILE="$cross" \

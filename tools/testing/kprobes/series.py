@@ -10,7 +10,7 @@ nothing, when a part would be empty, or when the tree after the last
 commit differs from the project's (base - upstream-files + our files +
 patches/series, less the patches the map keeps for the workbench).
 
-    series.py TREE_DIR     (TREE_DIR: an empty directory; writes the
+    series.py TREE_DIR     (TREE_DIR: a new or empty directory; writes the
                             commits there; prints the base commit)
     series.py --list       print each part and what it brings
 """
@@ -359,6 +359,7 @@ def build(tree):
     env = dict(os.environ)
     name = env.get('KP_SERIES_NAME') or 'kprobes'
     email = env.get('KP_SERIES_EMAIL') or 'kprobes@localhost'
+    os.makedirs(tree, exist_ok=True)
     git('init', '-q', cwd=tree)
     git('config', 'user.name', name, cwd=tree)
     git('config', 'user.email', email, cwd=tree)
