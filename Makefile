@@ -6,6 +6,7 @@
 #   make shell    a shell in the same guest
 #   make series   export the work as a git format-patch series
 #   make lint     that series through checkpatch --strict (seconds)
+#   make series-check  that series as a maintainer takes it, built after every patch
 #   make bench    per-hit and registration cost, ours beside upstream
 #   make stress   the long runs: concurrency, lifetimes, probe everything
 #   make archcheck  the other architectures: cross builds, riscv64 arm ppc64le KUnit
@@ -26,7 +27,7 @@ ARCHES := x86_64 arm64
 endif
 DEMO_ARCH := $(firstword $(if $(filter command line,$(origin ARCH)),$(ARCH),x86_64))
 
-.PHONY: all demo check shell series lint bench report stress archcheck deps stage build kunit itest clean distclean help
+.PHONY: all demo check shell series series-check lint bench report stress archcheck deps stage build kunit itest clean distclean help
 
 all: help
 
@@ -68,6 +69,14 @@ series: deps
 # The exported series through checkpatch --strict (seconds).
 lint: deps
 	$(T)/checkpatch.sh
+
+# git am on the base, checkpatch --strict with the tree, kernel-doc,
+# MAINTAINERS, then a build after every patch on x86_64 and arm64 (and
+# riscv64 from the compat patch on with KP_SC_ARCHES="x86_64 arm64
+# riscv64"); KP_SC_BUILD=vmlinux links each step (hours), the default
+# compiles the kprobes objects.  make check runs its quick part.
+series-check: deps
+	$(T)/series-check.sh
 
 # Keeps the raw results in $(T)/results/bench/ and regenerates the report.
 bench: deps

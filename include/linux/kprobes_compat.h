@@ -93,9 +93,21 @@ kretprobe_trampoline_handler(struct pt_regs *regs, void *fp)
  * @list: the arch's lists of ops to (un)optimize
  * @optinsn: the arch's part (detour buffer, the replaced instruction)
  * @site: the site's probe (the kprobe of the hash table)
- * @live, @state, @retired, @allowed, @err, @node, @hnode, @queue, @rcu:
- *	the optimizer's (kernel/kprobes_opt.c), as in the struct of the
- *	other arches (<linux/kprobes.h>)
+ * @live: @site until @retired, then NULL: the detours' callbacks run
+ *	what this says (one load; read locklessly by the hit path)
+ * @state: an enum kprobe_opt_state (read locklessly by the hit path)
+ * @retired: the site is being unregistered: the detour must not call
+ *	into @site any more
+ * @allowed: the core allows optimizing (armed, no jprobe ...)
+ * @err: why the arch refused (KPROBE_OPT_REFUSED)
+ * @node: in the optimizer's list of all ops
+ * @hnode: in the optimizer's table of ops by site
+ * @queue: on the optimizer's queue or a batch being (un)optimized
+ * @rcu: freeing after RCU-tasks
+ *
+ * The fields from @live on are the optimizer's (kernel/kprobes_opt.c)
+ * and mean what they mean in the struct of x86 and arm64
+ * (<linux/kprobes.h>).
  *
  * The optimizer drives it through kernel/kprobes_compat.c, which keeps
  * the contract of the optimizer this arch code was written for:

@@ -87,6 +87,12 @@ done
 
 if [ "$fl" = ours ]; then
 	"$KP_TOOLS/checkpatch.sh" | tee -a "$res"
+	# The series as a maintainer takes it (series-check.sh --quick): git
+	# am on a git repository of the base, kernel-doc -Wall on every file
+	# of ours, MAINTAINERS.  Its checkpatch is checkpatch.sh's above; its
+	# per-patch builds are too long for here (make series-check).
+	KP_SC_CHECKPATCH=0 "$KP_TOOLS/series-check.sh" --quick 2>/dev/null |
+		grep -E '^(SERIES |    )' | tee -a "$res"
 	# Documentation: kernel-doc of our files, Documentation/trace build.
 	docs=$("$KP_TOOLS/docs.sh" 2>&1)
 	echo "$docs" | grep '^DOCS ' | tee -a "$res"

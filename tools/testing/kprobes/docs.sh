@@ -31,8 +31,8 @@ fail=0
 # probes/ is the base's, not ours).
 cd "$KP_ROOT"
 mapfile -t files < <(
-	ls kernel/kprobes*.c kernel/kretprobes.c kernel/jprobes.c \
-	   include/linux/kprobes.h include/linux/kretprobes.h \
+	ls kernel/kprobes*.c kernel/kretprobes*.c kernel/jprobes.c \
+	   include/linux/kprobes*.h include/linux/kretprobes.h \
 	   include/linux/jprobes.h include/asm-generic/kprobes.h \
 	   arch/x86/kernel/kprobes/*.c arch/x86/include/asm/kprobes.h \
 	   arch/arm64/kernel/probes/*.[ch] arch/arm64/include/asm/kprobes.h \
@@ -69,7 +69,7 @@ make -C "$src" O="$obj" SPHINXDIRS=trace SPHINXOPTS="-E -q" htmldocs \
 # kernel-doc directives can pull in.
 ours_re='Documentation/trace/kprobes(\.rst)?:'
 ours_re+='|kernel/kprobes|kernel/kretprobes|kernel/jprobes'
-ours_re+='|include/linux/(kprobes|kretprobes|jprobes)\.h'
+ours_re+='|include/linux/(kprobes|kprobes_compat|kretprobes|jprobes)\.h'
 ours_re+='|include/asm-generic/kprobes\.h'
 ours_re+='|arch/x86/kernel/kprobes/|arch/x86/include/asm/kprobes\.h'
 ours_re+='|arch/arm64/kernel/probes/|arch/arm64/include/asm/kprobes\.h'

@@ -1,0 +1,306 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# series-check.sh [--quick]: the exported series as a maintainer takes it
+# (make series-check).
+#
+#   1. export it (series.sh) and `git am` it onto a git repository of the
+#      pinned base (the whole tree, made once in $KP_BUILD/series-check/);
+#   2. scripts/checkpatch.pl --strict on every patch, run from the base's
+#      tree (not --no-tree), less checkpatch-allow;
+#   3. scripts/kernel-doc -none -Wall on every C file and header of ours
+#      the series adds or rewrites;
+#   4. MAINTAINERS: every file the series adds or rewrites falls under
+#      KPROBES (get_maintainer.pl --sections), every F: pattern of the
+#      section matches a file of the patched tree and none is outside
+#      the series, and (not with --quick: minutes)
+#      get_maintainer.pl --self-test=patterns reports nothing there;
+#   5. (not with --quick) a build after every patch, on each arch of
+#      KP_SC_ARCHES (default "x86_64 arm64"; riscv64 builds from the compat
+#      patch on, where its kprobes come back): defconfig plus the kprobes
+#      options (KPROBES KRETPROBES OPTPROBES JPROBES KPROBE_EVENTS, the
+#      KUnit suites, the samples), incremental, out of tree, with ccache.
+#      KP_SC_BUILD=fast (default) compiles the kprobes objects the config
+#      enables (the core, the arch's, the tests, the samples, the users:
+#      trace_kprobe, the unwinder, the arm64 fault handler); =vmlinux
+#      builds and links vmlinux as well.  KP_SC_FROM / KP_SC_TO (patch
+#      numbers, 1-based) narrow the steps.
+#
+# --builds runs 1 and 5 only.  --quick (part of make check) runs 1-4: about a minute, once the base
+# repository exists.  Result lines:
+#     SERIES apply PASS|FAIL
+#     SERIES checkpatch PASS|FAIL           (the failing patches indented)
+#     SERIES kernel-doc PASS|FAIL           (the failing files indented)
+#     SERIES maintainers PASS|FAIL
+#     SERIES build.NN.ARCH PASS|FAIL|SKIP   (NN the patch; not --quick)
+# Logs in $KP_BUILD/series-check/; exit status non-zero if any failed.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+quick=0 builds=1 checks=1
+case ${1:-} in
+--quick) quick=1 builds=0 ;;
+--builds) checks=0 ;;
+esac
+sc=$KP_BUILD/series-check
+repo=$sc/linux
+ser=$KP_BUILD/series
+mkdir -p "$sc"
+rc=0
+res() { echo "SERIES $*"; case $2 in FAIL) rc=1 ;; esac; }
+
+# 1. export and apply
+if ! "$KP_TOOLS/series.sh" "$ser" > "$sc/export.log" 2>&1; then
+	res apply FAIL "(export: $(tail -n 3 "$sc/export.log" | tr '\n' ' '))"
+	exit 1
+fi
+mapfile -t patches < <(ls "$ser"/0*.patch | grep -v '/0000-cover-letter\.patch$')
+if [ ! -f "$repo/.kp-base" ]; then
+	kp_log "series-check: a git repository of the base in $repo (once)"
+	rm -rf "$repo"
+	mkdir -p "$repo"
+	cp -a "$KP_BASE/." "$repo/"
+	(
+		cd "$repo" && git init -q && git config user.name kprobes &&
+		git config user.email kprobes@localhost &&
+		git config gc.auto 0 && git add -A -f &&
+		GIT_AUTHOR_DATE=2026-01-01T00:00:00Z GIT_COMMITTER_DATE=2026-01-01T00:00:00Z \
+			git commit -qm "Linux $(make -s kernelversion) ($(kp_base_used))"
+	) || kp_die "cannot make the base repository"
+	git -C "$repo" tag -f base >/dev/null
+	: > "$repo/.kp-base"
+	echo .kp-base >> "$repo/.git/info/exclude"
+fi
+git -C "$repo" am --abort >/dev/null 2>&1
+git -C "$repo" checkout -q -f --detach base && git -C "$repo" clean -qfdx -e .kp-base
+if git -C "$repo" am -q "${patches[@]}" > "$sc/am.log" 2>&1; then
+	git -C "$repo" tag -f series >/dev/null
+	res apply PASS "(${#patches[@]} patches)"
+else
+	res apply FAIL "(see $sc/am.log)"
+	sed 's/^/    /' "$sc/am.log" | head -20
+	git -C "$repo" am --abort >/dev/null 2>&1
+	exit 1
+fi
+# the files the series adds or rewrites, as git am left them
+mapfile -t ourfiles < <(cd "$KP_ROOT" && git ls-files -- kernel include arch lib samples Documentation)
+
+mapfile -t commits < <(git -C "$repo" rev-list --reverse base..series)
+if [ $checks = 1 ]; then
+# 2. checkpatch --strict, from the base's tree (KP_SC_CHECKPATCH=0: not
+#    here; make check has checkpatch.sh's per-patch lines instead)
+fails=()
+[ "${KP_SC_CHECKPATCH:-1}" = 0 ] && patches_cp=() || patches_cp=("${patches[@]}")
+for p in "${patches_cp[@]}"; do
+	n=$(basename "$p" .patch)
+	out=$(cd "$KP_BASE" && ./scripts/checkpatch.pl --strict --no-summary \
+		--show-types --ignore FILE_PATH_CHANGES -q "$p" 2>&1 |
+		python3 "$KP_TOOLS/checkpatch-filter.py")
+	if [ -n "$out" ]; then
+		fails+=("$n")
+		{ echo "== $n"; echo "$out"; } >> "$sc/checkpatch.log.new"
+	fi
+done
+mv -f "$sc/checkpatch.log.new" "$sc/checkpatch.log" 2>/dev/null || : > "$sc/checkpatch.log"
+if [ ${#patches_cp[@]} = 0 ]; then
+	:
+elif [ ${#fails[@]} = 0 ]; then
+	res checkpatch PASS "(${#patches[@]} patches, --strict, from the base tree)"
+else
+	res checkpatch FAIL "(${#fails[@]} of ${#patches[@]} patches; $sc/checkpatch.log)"
+	head -40 "$sc/checkpatch.log" | sed 's/^/    /'
+fi
+
+# 3. kernel-doc -Wall on every C file and header of ours
+fails=()
+: > "$sc/kernel-doc.log"
+nkd=0
+for f in "${ourfiles[@]}"; do
+	case $f in *.c|*.h) ;; *) continue ;; esac
+	nkd=$((nkd + 1))
+	out=$(cd "$repo" && ./scripts/kernel-doc -none -Wall "$f" 2>&1)
+	[ -z "$out" ] && continue
+	fails+=("$f")
+	{ echo "== $f"; echo "$out"; } >> "$sc/kernel-doc.log"
+done
+if [ ${#fails[@]} = 0 ]; then
+	res kernel-doc PASS "($nkd files, -Wall)"
+else
+	res kernel-doc FAIL "(${#fails[@]} of $nkd files; $sc/kernel-doc.log)"
+	head -40 "$sc/kernel-doc.log" | sed 's/^/    /'
+fi
+
+# 4. MAINTAINERS: the KPROBES section's patterns all match, and it
+#    covers every file of ours and nothing outside the series.
+mfail=()
+# --self-test=patterns reads the whole file (minutes): not with --quick,
+# where the loop below checks the section's own patterns.
+if [ $quick = 0 ]; then
+	st=$(cd "$repo" && ./scripts/get_maintainer.pl --self-test=patterns 2>&1)
+	echo "$st" > "$sc/get_maintainer-self-test.log"
+	kl=$(awk '/^KPROBES$/{s=1} s&&/^$/{exit} s{print NR}' "$repo/MAINTAINERS" | paste -sd '|')
+	bad=$(echo "$st" | grep -E "^\./MAINTAINERS:($kl):" || true)
+	[ -z "$bad" ] || mfail+=("self-test: $bad")
+fi
+section=$(awk '/^KPROBES$/{s=1} s&&/^$/{exit} s&&/^F:/{print $2}' "$repo/MAINTAINERS")
+for f in "${ourfiles[@]}"; do
+	out=$(cd "$repo" && ./scripts/get_maintainer.pl --nogit --nogit-fallback \
+		--sections -f "$f" 2>&1)
+	echo "$out" | grep -qx KPROBES || mfail+=("$f: not under KPROBES")
+done
+while read -r pat; do
+	[ -n "$pat" ] || continue
+	m=$(cd "$repo" && git ls-files -- "$pat" ":(glob)$pat" 2>/dev/null | head -1)
+	[ -n "$m" ] || mfail+=("F: $pat matches no file of the tree")
+	case $pat in tools/*) mfail+=("F: $pat is not in the series") ;; esac
+done <<< "$section"
+if [ ${#mfail[@]} = 0 ]; then
+	res maintainers PASS "(${#ourfiles[@]} files under KPROBES, every F: of it matches$([ $quick = 1 ] || echo '; self-test=patterns clean there'))"
+else
+	res maintainers FAIL
+	printf '    %s\n' "${mfail[@]}"
+fi
+
+fi
+[ $builds = 1 ] || exit $rc
+
+# 5. a build after every patch
+arches=${KP_SC_ARCHES:-x86_64 arm64}
+mode=${KP_SC_BUILD:-fast}
+from=${KP_SC_FROM:-1}
+to=${KP_SC_TO:-${#patches[@]}}
+compat=$(python3 "$KP_TOOLS/series.py" --list | awk '/^[0-9]+ / && $2 == "compat" {print $1 + 0}')
+# The builds run in a worktree of their own, so that a --quick run can
+# use the repository meanwhile.
+# KP_SC_WORK: where the worktree and the build directories are (default
+# $KP_BUILD/series-check; another one lets two build runs go at once).
+work=${KP_SC_WORK:-$sc}
+src=$work/src
+if [ ! -d "$src" ]; then
+	git -C "$repo" worktree prune
+	git -C "$repo" worktree add -q --detach "$src" base || kp_die "no worktree $src"
+fi
+sc_arch() {	# kernel ARCH, cross prefix
+	case $1 in
+	x86_64) echo "x86 x86_64-linux-gnu-" ;;
+	arm64) echo "arm64 aarch64-linux-gnu-" ;;
+	riscv64) echo "riscv riscv64-linux-gnu-" ;;
+	*) kp_die "series-check: unknown arch $1" ;;
+	esac
+}
+sc_objs() {	# "SYMS:object" (built when every SYM is y and the source exists)
+	case $1 in
+	x86_64) echo "KPROBES:arch/x86/kernel/kprobes/core.o
+		KPROBES:arch/x86/kernel/kprobes/step_trampoline.o
+		KRETPROBES:arch/x86/kernel/kprobes/kretprobe.o
+		KRETPROBES:arch/x86/kernel/kprobes/kretprobe_trampoline.o
+		OPTPROBES:arch/x86/kernel/kprobes/opt.o
+		OPTPROBES:arch/x86/kernel/kprobes/opt_trampoline.o
+		KPROBES_ON_FTRACE:arch/x86/kernel/kprobes/ftrace.o
+		JPROBES:arch/x86/kernel/kprobes/jprobe.o
+		JPROBES:arch/x86/kernel/kprobes/jprobe_trampoline.o
+		KPROBES_SANITY_TEST:arch/x86/kernel/kprobes/test-kprobes-x86.o
+		UNWINDER_ORC:arch/x86/kernel/unwind_orc.o
+		UNWINDER_FRAME_POINTER:arch/x86/kernel/unwind_frame.o
+		X86_64:arch/x86/kernel/traps.o
+		X86_64:arch/x86/kernel/alternative.o
+		X86_64:arch/x86/mm/fault.o" ;;
+	arm64) echo "KPROBES:arch/arm64/kernel/probes/kprobes.o
+		KPROBES:arch/arm64/kernel/probes/decode-insn.o
+		KPROBES:arch/arm64/kernel/probes/simulate-insn.o
+		KPROBES:arch/arm64/kernel/probes/kprobes_trampoline.o
+		UPROBES:arch/arm64/kernel/probes/decode-insn.o
+		UPROBES:arch/arm64/kernel/probes/simulate-insn.o
+		KRETPROBES:arch/arm64/kernel/probes/kretprobe.o
+		OPTPROBES:arch/arm64/kernel/probes/opt.o
+		JPROBES:arch/arm64/kernel/probes/jprobe.o
+		JPROBES:arch/arm64/kernel/probes/jprobe_trampoline.o
+		KPROBES_SANITY_TEST:arch/arm64/kernel/probes/test-kprobes-arm64.o
+		KPROBES_SANITY_TEST:arch/arm64/kernel/probes/test-kprobes-insn.o
+		UPROBES:arch/arm64/kernel/probes/uprobes.o
+		ARM64:arch/arm64/mm/fault.o
+		ARM64:arch/arm64/kernel/debug-monitors.o
+		ARM64:arch/arm64/kernel/stacktrace.o" ;;
+	riscv64) echo "KPROBES:arch/riscv/kernel/probes/kprobes.o
+		KPROBES:arch/riscv/kernel/probes/decode-insn.o
+		KPROBES:arch/riscv/kernel/probes/simulate-insn.o
+		RETHOOK:arch/riscv/kernel/probes/rethook.o" ;;
+	esac
+	echo "KPROBES:kernel/kprobes.o
+		KPROBES_COMPAT:kernel/kprobes_compat.o
+		KRETPROBES,!KRETPROBE_ON_RETHOOK:kernel/kretprobes.o
+		KRETPROBE_ON_RETHOOK:kernel/kretprobes_rethook.o
+		KPROBES_ON_FTRACE:kernel/kprobes_ftrace.o
+		OPTPROBES:kernel/kprobes_opt.o
+		JPROBES:kernel/jprobes.o
+		KPROBE_EVENTS:kernel/trace/trace_kprobe.o
+		BPF_EVENTS:kernel/trace/bpf_trace.o
+		KPROBES_SANITY_TEST:lib/test_kprobes.o
+		KPROBES_SANITY_TEST,KRETPROBES,!KPROBES_COMPAT:lib/test_kretprobes.o
+		KPROBES_SANITY_TEST:lib/test_kprobes_opt.o
+		KPROBES_SANITY_TEST:lib/test_jprobes.o
+		SAMPLE_KPROBES:samples/kprobes/kprobe_example.o
+		SAMPLE_KRETPROBES:samples/kprobes/kretprobe_example.o
+		SAMPLE_JPROBES:samples/kprobes/jprobe_example.o"
+}
+sc_wanted() {	# sc_wanted CONFIG SYMS
+	local s
+	for s in ${2//,/ }; do
+		case $s in
+		!*) ! grep -qE "^CONFIG_${s#!}=[ym]" "$1" || return 1 ;;
+		*) grep -qE "^CONFIG_$s=[ym]" "$1" || return 1 ;;
+		esac
+	done
+}
+for ((i = from; i <= to; i++)); do
+	nn=$(printf '%02d' "$i")
+	git -C "$src" checkout -q -f --detach "${commits[$((i - 1))]}" || {
+		res "build.$nn" FAIL "(checkout)"
+		continue
+	}
+	for a in $arches; do
+		if [ "$a" = riscv64 ] && [ -n "$compat" ] && [ "$i" -lt "$compat" ]; then
+			res "build.$nn.$a" SKIP "(kprobes come back to riscv64 with patch $compat)"
+			continue
+		fi
+		read -r karch cross < <(sc_arch "$a")
+		obj=$work/obj-$a
+		log=$work/build-$nn-$a.log
+		mkdir -p "$obj"
+		mk() {
+			nice -n 10 make -C "$src" O="$obj" ARCH="$karch" CROSS_COMPILE="$cross" \
+				CC="ccache ${cross}gcc" -j"$KP_JOBS" "$@"
+		}
+		t0=$(date +%s)
+		objs=()
+		{
+			mk defconfig &&
+			"$src/scripts/config" --file "$obj/.config" \
+				-e KPROBES -e KRETPROBES -e OPTPROBES -e JPROBES \
+				-e FTRACE -e FUNCTION_TRACER -e DYNAMIC_FTRACE \
+				-e KPROBE_EVENTS -e KUNIT -e KPROBES_SANITY_TEST \
+				-e SAMPLES -m SAMPLE_KPROBES -m SAMPLE_KRETPROBES \
+				-m SAMPLE_JPROBES &&
+			mk olddefconfig &&
+			if [ "$mode" = vmlinux ]; then mk vmlinux; else mk prepare; fi
+		} > "$log" 2>&1
+		ok=$?
+		if [ $ok = 0 ]; then
+			while read -r line; do
+				[ -n "$line" ] || continue
+				f=${line#*:}
+				sf=$src/${f%.o}
+				[ -f "$sf.c" ] || [ -f "$sf.S" ] || continue
+				sc_wanted "$obj/.config" "${line%%:*}" && objs+=("$f")
+			done < <(sc_objs "$a" | sed 's/^[[:space:]]*//')
+			[ ${#objs[@]} = 0 ] || mk "${objs[@]}" >> "$log" 2>&1 || ok=1
+		fi
+		opts=$(for s in KPROBES KRETPROBES OPTPROBES KPROBES_ON_FTRACE JPROBES KPROBES_COMPAT; do
+			v=$(sed -n "s/^CONFIG_$s=//p" "$obj/.config"); echo -n " $s=${v:-n}"; done)
+		if [ $ok = 0 ]; then
+			res "build.$nn.$a" PASS "($mode, ${#objs[@]} objects, $(( $(date +%s) - t0 ))s;$opts)"
+		else
+			res "build.$nn.$a" FAIL "($mode; $log)"
+			grep -E 'error|Error' "$log" | head -10 | sed 's/^/    /'
+		fi
+	done
+done
+exit $rc
