@@ -1371,7 +1371,7 @@ static struct kunit_suite kprobes_core_suite = {
  * assembly so the probed instruction is known.
  */
 #include <asm/text-patching.h>
-#include <asm/linkage.h>
+#include <linux/linkage.h>
 #include <asm/ibt.h>
 #include <asm/nospec-branch.h>
 

@@ -33,7 +33,7 @@
 #endif
 
 #ifdef CONFIG_X86
-#include <asm/linkage.h>
+#include <linux/linkage.h>
 #include <asm/ibt.h>
 #include <asm/nospec-branch.h>
 

@@ -12,7 +12,7 @@
 #include <linux/kprobes.h>
 #include <linux/uaccess.h>
 
-#include <asm/cpufeature.h>
+#include <linux/cpufeature.h>
 #include <asm/insn.h>
 #include <asm/patching.h>
 #include <asm/sysreg.h>

@@ -38,11 +38,11 @@
 #include <linux/kprobes.h>
 
 #include <asm/barrier.h>
-#include <asm/cpufeature.h>
+#include <linux/cpufeature.h>
 #include <asm/daifflags.h>
 #include <asm/ptrace.h>
 #include <asm/sysreg.h>
-#include <asm/uaccess.h>
+#include <linux/uaccess.h>
 
 #include "decode-insn.h"
 

@@ -50,7 +50,7 @@
 #include <linux/slab.h>
 #include <linux/sizes.h>
 
-#include <asm/cpufeature.h>
+#include <linux/cpufeature.h>
 #include <asm/daifflags.h>
 #include <asm/insn.h>
 #include <asm/patching.h>

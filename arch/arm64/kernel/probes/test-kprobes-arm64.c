@@ -26,10 +26,10 @@
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 
-#include <asm/cpufeature.h>
+#include <linux/cpufeature.h>
 #include <asm/debug-monitors.h>
 #include <asm/insn.h>
-#include <asm/mmu_context.h>
+#include <linux/mmu_context.h>
 #include <asm/neon.h>
 #include <asm/simd.h>
 #include <asm/sysreg.h>

@@ -27,11 +27,10 @@
 #include <linux/rcupdate.h>
 #include <linux/uaccess.h>
 
-#include <asm/cpufeature.h>
+#include <linux/cpufeature.h>
 #include <asm/daifflags.h>
 #include <asm/ptrace.h>
 #include <asm/sysreg.h>
-#include <asm/uaccess.h>
 
 #include "test-kprobes-arm64.h"
 

@@ -57,7 +57,7 @@
 #include <linux/memory.h>
 #include <kunit/test.h>
 #include <asm/text-patching.h>
-#include <asm/linkage.h>
+#include <linux/linkage.h>
 #include <asm/asm.h>
 #include <asm/smap.h>
 #include <asm/ibt.h>
