@@ -1237,7 +1237,7 @@ static int check_location(unsigned long addr, struct module **modp)
 	return ret;
 }
 
-/**
+/*
  * kprobe_module_text_left() - is the module text check_location() found
  *	still there to be probed
  * @mod: the module check_location() found @addr in
