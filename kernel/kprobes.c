@@ -868,10 +868,10 @@ extern char __entry_text_start[] __weak, __entry_text_end[] __weak;
  * checks.  A breakpoint in one of them traps again inside that entry,
  * before a trap handler could see a probe running and count the hit as
  * missed: the CPU recurses until the NMI nesting count or the stack
- * overflows (found by make stress DEBUG=1 on x86_64, with rcu_is_watching
- * among the candidates).  Upstream 6.12 accepts them and recurses the same
- * way (the entry code is the base's, unchanged).  Refused by name; a name
- * configured out is skipped.
+ * overflows (seen on x86_64 with KASAN and lockdep, probing every
+ * function, rcu_is_watching among them).  Earlier kernels accept them and
+ * recurse the same way (the entry code is unchanged).  Refused by name; a
+ * name configured out is skipped.
  */
 static const char * const trap_entry_callees[] __initconst = {
 	"rcu_is_watching",
@@ -1465,12 +1465,13 @@ static int register_at(struct kprobe *p, kprobe_opcode_t *addr, bool on_entry)
  *
  * Return: 0, or -EINVAL (bad location, both or neither of @p->addr and
  * @p->symbol_name, @p->offset wrapping around, blacklisted, not text, a jump
- * label or static call site, an ftrace site without
+ * label, static call or alternatives site, an ftrace site without
  * CONFIG_KPROBES_ON_FTRACE, already registered, instruction cannot be
  * probed), -ENOENT (unknown symbol, no symbol at the address, module going
- * away), -EILSEQ (not an instruction boundary), -EBUSY (alternatives
- * site, a second jprobe on a function), -ENOMEM, -EAGAIN (too early in
- * boot).  Documentation/trace/kprobes.rst has the table.
+ * away), -EILSEQ (not an instruction boundary), -EBUSY (x86: another
+ * debugger's breakpoint before the address in its function; a second
+ * jprobe on a function), -ENOMEM, -EAGAIN (too early in boot).
+ * Documentation/trace/kprobes.rst has the table.
  */
 int register_kprobe(struct kprobe *p)
 {
