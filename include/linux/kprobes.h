@@ -119,7 +119,8 @@ typedef int (*kprobe_fault_handler_t)(struct kprobe *p, struct pt_regs *regs,
  *   safe, and unregistration's grace period waits for every handler in
  *   flight.  A hit where RCU does not watch (idle code between
  *   ct_idle_enter() and ct_idle_exit()) enters RCU as an NMI does, for the
- *   time of its handlers.
+ *   time of its handlers; only the ftrace path skips such a hit instead
+ *   (an ftrace callback may not enter RCU), running no handler.
  * - kprobe_running() is the probe whose handler runs (a kretprobe's own
  *   kp in its handlers) and its status (kprobe_ctlblk) says where the hit
  *   stands: KPROBE_HIT_ACTIVE in a pre_handler, entry_handler or return
