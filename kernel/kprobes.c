@@ -1679,6 +1679,59 @@ static void unoptimize_leaving(struct kprobe **kps, int num)
 }
 
 /**
+ * kprobe_unregister_begin_many() - kprobe_unregister_begin() for a batch
+ * @kps: the probes; NULL entries are skipped
+ * @num: how many
+ *
+ * Sites on ftrace are disarmed by one filter update, optimized ones go
+ * back to breakpoints by one text update, where one by one each would
+ * take its own.
+ */
+void kprobe_unregister_begin_many(struct kprobe **kps, int num)
+{
+	bool batch;
+	int i;
+
+	scoped_guard(mutex, &kprobe_mutex) {
+		batch = kprobe_ftrace_batch_begin();
+		unoptimize_leaving(kps, num);
+	}
+	for (i = 0; i < num; i++)
+		if (kps[i])
+			kprobe_unregister_begin(kps[i]);
+	if (batch) {
+		scoped_guard(mutex, &kprobe_mutex)
+			kprobe_ftrace_batch_end();
+	}
+}
+
+#ifdef CONFIG_KRETPROBES
+/*
+ * kprobe_unregister_begin_many() of the entry probes of @rps (NULL
+ * entries skipped; unregistered ones are ignored, as by
+ * kprobe_unregister_begin()).  Without memory for the array, one by one.
+ */
+void kretprobe_unregister_begin_many(struct kretprobe **rps, int num)
+{
+	struct kprobe **kps;
+	int i, n = 0;
+
+	kps = num > 1 ? kmalloc_array(num, sizeof(*kps), GFP_KERNEL) : NULL;
+	for (i = 0; i < num; i++) {
+		if (!rps[i])
+			continue;
+		if (kps)
+			kps[n++] = &rps[i]->kp;
+		else
+			kprobe_unregister_begin(&rps[i]->kp);
+	}
+	if (kps)
+		kprobe_unregister_begin_many(kps, n);
+	kfree(kps);
+}
+#endif
+
+/**
  * unregister_kprobes() - unregister an array of probes
  * @kps: the probes
  * @num: how many
@@ -1688,25 +1741,11 @@ static void unoptimize_leaving(struct kprobe **kps, int num)
  */
 void unregister_kprobes(struct kprobe **kps, int num)
 {
-	bool batch;
 	int i;
 
 	if (!kps || num <= 0)
 		return;
-	/*
-	 * Sites on ftrace are disarmed by one filter update, optimized ones
-	 * go back to breakpoints by one text update.
-	 */
-	scoped_guard(mutex, &kprobe_mutex) {
-		batch = kprobe_ftrace_batch_begin();
-		unoptimize_leaving(kps, num);
-	}
-	for (i = 0; i < num; i++)
-		kprobe_unregister_begin(kps[i]);
-	if (batch) {
-		scoped_guard(mutex, &kprobe_mutex)
-			kprobe_ftrace_batch_end();
-	}
+	kprobe_unregister_begin_many(kps, num);
 	synchronize_rcu();
 	for (i = 0; i < num; i++)
 		kprobe_unregister_end(kps[i]);

@@ -45,6 +45,9 @@ int kprobe_module_text_left(struct module *mod, struct module *found,
 /* Takes kprobe_mutex (kretprobes, which must not trust their own fields). */
 bool kprobe_registered(struct kprobe *p);
 
+/* kprobe_unregister_begin_many() of the kretprobes' entry probes */
+void kretprobe_unregister_begin_many(struct kretprobe **rps, int num);
+
 /*
  * kprobe_busy_begin() and kprobe_busy_end() without the preemption
  * change, for a hit path (the kretprobe return) that has preemption

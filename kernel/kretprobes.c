@@ -656,9 +656,7 @@ void unregister_kretprobes(struct kretprobe **rps, int num)
 		if (rps[i] && rps[i]->pool)
 			rcu_assign_pointer(rps[i]->pool->rp, NULL);
 
-	for (i = 0; i < num; i++)
-		if (rps[i] && rps[i]->pool)
-			kprobe_unregister_begin(&rps[i]->kp);
+	kretprobe_unregister_begin_many(rps, num);
 	/* Wait out entry handlers and returns that saw the kretprobe. */
 	synchronize_rcu();
 

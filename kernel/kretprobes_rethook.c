@@ -178,8 +178,8 @@ void unregister_kretprobes(struct kretprobe **rps, int num)
 			continue;
 		}
 		rethook_stop(rps[i]->rh);
-		kprobe_unregister_begin(&rps[i]->kp);
 	}
+	kretprobe_unregister_begin_many(rps, num);
 	synchronize_rcu();
 	for (i = 0; i < num; i++) {
 		if (!rps[i] || !rps[i]->rh)

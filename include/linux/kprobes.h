@@ -947,13 +947,15 @@ static __always_inline void kprobe_run_post(struct kprobe *sp,
  *	synchronize_rcu();
  *	for each: kprobe_unregister_end(kp);     release arch resources
  *   Both take kprobe_mutex themselves.  A probe never registered (or
- *   already removed) is ignored by both.
+ *   already removed) is ignored by both.  kprobe_unregister_begin_many()
+ *   is the first loop with one text or ftrace update for the batch.
  * - kprobe_busy_begin()/kprobe_busy_end() bracket code that must make
  *   probes hit inside it count as missed (it looks like a running probe).
  *   The section must not sleep; begin disables preemption.
  */
 int kprobe_register_as(struct kprobe *p, u32 type);
 void kprobe_unregister_begin(struct kprobe *p);
+void kprobe_unregister_begin_many(struct kprobe **kps, int num);
 void kprobe_unregister_end(struct kprobe *p);
 void kprobe_busy_begin(void);
 void kprobe_busy_end(void);
