@@ -1,0 +1,140 @@
+# SPDX-License-Identifier: GPL-2.0
+# Removing kprobe events in bulk: a write of several "-:" lines to
+# kprobe_events or dynamic_events, and the truncating open that clears
+# them.  What a user sees is upstream's (the events go, an enabled one is
+# refused and the removals before it stand, the kprobes are gone when the
+# write returns); ours unregisters the kprobes of one write as one batch
+# (patches/1000), which the count of synchronize_rcu() calls the writing
+# shell makes shows: a few for the batch, not one per event.
+. /guest/lib.sh
+insmod $KP_MOD/kp_target.ko
+ev=$KP_TR/kprobe_events
+de=$KP_TR/dynamic_events
+# listed FUNC: probes on FUNC in kprobes/list
+listed() { grep -c " $1+" $KP_DBG/list; }
+# has_event NAME: the event is defined
+has_event() { grep -q "^[pr][0-9]*:kpb/$1 " $ev; }
+# add_events: twelve events kpb/e1..e12, three on each of four functions
+FUNCS="kp_target_func kp_target_fallible vfs_read vfs_write"
+add_events() {
+	i=0
+	for f in $FUNCS $FUNCS $FUNCS; do
+		i=$((i + 1))
+		echo "p:kpb/e$i $f" >> $ev || return 1
+	done
+}
+# removal lines for kpb/e1..e12
+removals() { for i in $(seq 12); do echo "-:kpb/e$i"; done; }
+# nsync CMD...: NSYNC= the synchronize_rcu() calls this shell makes while
+# CMD runs (the function tracer on synchronize_rcu, for this pid only:
+# CMD must be a builtin or function, not a subshell)
+nsync() {
+	echo 0 > $KP_TR/tracing_on
+	echo synchronize_rcu > $KP_TR/set_ftrace_filter
+	echo $$ > $KP_TR/set_ftrace_pid
+	echo function > $KP_TR/current_tracer
+	echo > $KP_TR/trace
+	echo 1 > $KP_TR/tracing_on
+	"$@"
+	echo 0 > $KP_TR/tracing_on
+	NSYNC=$(grep -c ': synchronize_rcu <-' $KP_TR/trace)
+	echo nop > $KP_TR/current_tracer
+	echo > $KP_TR/set_ftrace_filter
+	echo > $KP_TR/set_ftrace_pid
+	echo 1 > $KP_TR/tracing_on
+}
+# one write of all removal lines (a shell builtin: this pid writes)
+remove_all() { printf '%s\n' $(removals) >> $ev; }
+truncate_events() { : > $1; }
+
+# --- several removals in one write
+check batch.add add_events
+nsync remove_all
+n=$NSYNC; echo "  synchronize_rcu() calls: $n"
+gone=1
+for i in $(seq 12); do has_event e$i && gone=0; done
+expect_eq batch.write-removes "$gone" 1
+expect_eq batch.write-unregisters "$(listed kp_target_func) $(listed kp_target_fallible)" "0 0"
+if ours; then
+	# one unregister_kprobes() for the batch (and at most a few waits
+	# elsewhere), where one by one it would be 12
+	if [ "$n" -ge 1 ] && [ "$n" -le 3 ]; then pass batch.write-one-grace-period; else
+		fail batch.write-one-grace-period "($n synchronize_rcu() calls for 12 events)"; fi
+fi
+
+# --- the truncating open clears them, the same way
+add_events
+nsync truncate_events $ev
+n=$NSYNC; echo "  synchronize_rcu() calls: $n"
+expect_eq batch.clear-removes "$(grep -c '^[pr][0-9]*:kpb/' $ev)" 0
+expect_eq batch.clear-unregisters "$(listed kp_target_func) $(listed kp_target_fallible)" "0 0"
+if ours; then
+	if [ "$n" -ge 1 ] && [ "$n" -le 3 ]; then pass batch.clear-one-grace-period; else
+		fail batch.clear-one-grace-period "($n synchronize_rcu() calls for 12 events)"; fi
+fi
+
+# --- an enabled event stops the write; the removals before it stand
+echo 'p:kpb/a kp_target_func' >> $ev
+echo 'p:kpb/b kp_target_fallible' >> $ev
+echo 1 > $KP_TR/events/kpb/b/enable
+if printf -- '-:kpb/a\n-:kpb/b\n' >> $ev 2>/dev/null; then
+	fail batch.enabled-refused "(the write succeeded)"
+else
+	pass batch.enabled-refused
+fi
+has_event a && fail batch.enabled-earlier-removed "(kpb/a still defined)" || pass batch.enabled-earlier-removed
+expect_eq batch.enabled-earlier-unregistered "$(listed kp_target_func)" 0
+has_event b && pass batch.enabled-kept || fail batch.enabled-kept
+echo > $KP_TR/trace
+echo 1 > /sys/kernel/debug/kp_target/fallible
+echo 1 > /sys/kernel/debug/kp_target/fallible
+expect_eq batch.enabled-still-fires "$(grep -c ' b: ' $KP_TR/trace)" 2
+# the truncating open is refused as a whole while one is enabled
+echo 'p:kpb/c kp_target_func' >> $ev
+if (: > $ev) 2>/dev/null; then fail batch.clear-busy-refused; else pass batch.clear-busy-refused; fi
+has_event c && pass batch.clear-busy-kept || fail batch.clear-busy-kept "(kpb/c went)"
+echo 0 > $KP_TR/events/kpb/b/enable
+: > $ev
+
+# --- one event of two probes: removing both in one write removes the
+# event (the second removal must not count the first as its sibling)
+echo 'p:kpb/m kp_target_func' >> $ev
+echo 'p:kpb/m kp_target_fallible' >> $ev
+expect_eq batch.multi-probes "$(grep -c '^p:kpb/m ' $ev)" 2
+printf -- '-:kpb/m kp_target_fallible\n-:kpb/m kp_target_func\n' >> $ev
+expect_eq batch.multi-event-gone "$(grep -c 'kpb/m' $ev)" 0
+[ -d $KP_TR/events/kpb/m ] && fail batch.multi-dir-gone "(events/kpb/m remains)" || pass batch.multi-dir-gone
+expect_eq batch.multi-unregistered "$(listed kp_target_func) $(listed kp_target_fallible)" "0 0"
+# removing one of the two keeps the event, which still fires
+echo 'p:kpb/m kp_target_func' >> $ev
+echo 'p:kpb/m kp_target_fallible' >> $ev
+printf -- '-:kpb/m kp_target_fallible\n' >> $ev
+expect_eq batch.multi-one-left "$(grep -c '^p:kpb/m ' $ev)" 1
+echo > $KP_TR/trace
+echo 1 > $KP_TR/events/kpb/m/enable
+kcall 3
+echo 0 > $KP_TR/events/kpb/m/enable
+expect_eq batch.multi-one-fires "$(grep -c ' m: ' $KP_TR/trace)" 3
+: > $ev
+
+# --- removed and defined again in one write: the new one is live
+echo 'p:kpb/r kp_target_func' >> $ev
+check batch.readd sh -c "printf -- '-:kpb/r\np:kpb/r kp_target_func\n' >> $ev"
+expect_eq batch.readd-listed "$(listed kp_target_func)" 1
+echo > $KP_TR/trace
+echo 1 > $KP_TR/events/kpb/r/enable
+kcall 2
+echo 0 > $KP_TR/events/kpb/r/enable
+expect_eq batch.readd-fires "$(grep -c ' r: ' $KP_TR/trace)" 2
+: > $ev
+
+# --- dynamic_events: several removals in one write, and its clear
+echo 'p:kpb/d1 kp_target_func' >> $de
+echo 'p:kpb/d2 kp_target_fallible' >> $de
+printf -- '-:kpb/d1\n-:kpb/d2\n' >> $de
+expect_eq batch.dynevents-write "$(grep -c 'kpb/' $de) $(listed kp_target_func) $(listed kp_target_fallible)" "0 0 0"
+echo 'p:kpb/d1 kp_target_func' >> $de
+echo 'p:kpb/d2 kp_target_fallible' >> $de
+: > $de
+expect_eq batch.dynevents-clear "$(grep -c 'kpb/' $de) $(listed kp_target_func) $(listed kp_target_fallible)" "0 0 0"
+rmmod kp_target
