@@ -1,0 +1,43 @@
+# SPDX-License-Identifier: GPL-2.0
+# Closing perf kprobe events (patches/1001): kp_attach opens N events of
+# the kprobe PMU (one per function of kp_bench.ko) and closes them one by
+# one.  On ours the closing process waits for no grace period, and the
+# reaper unregisters the kprobes in a few batches; on both the kprobes go
+# from kprobes/list soon after.  The function tracer on the waits
+# (synchronize_rcu(), synchronize_rcu_tasks_trace(), synchronize_srcu())
+# tells who waited and how often.
+. /guest/lib.sh
+N=40
+insmod $KP_MOD/kp_bench.ko || { fail perfclose.module; exit 0; }
+WAITS="synchronize_rcu synchronize_rcu_tasks_trace synchronize_srcu"
+echo 0 > $KP_TR/tracing_on
+echo "$WAITS" | tr ' ' '\n' > $KP_TR/set_ftrace_filter
+echo function > $KP_TR/current_tracer
+echo > $KP_TR/trace
+echo 1 > $KP_TR/tracing_on
+out=$(kp_attach perf $N)
+echo "  $out"
+# every kprobe of the run leaves kprobes/list (the reaper: a few grace
+# periods, seconds at most under TCG)
+gone=0
+for i in $(seq 100); do
+	grep -q ' kpb_fn_' $KP_DBG/list || { gone=1; break; }
+	sleep 0.1
+done
+echo 0 > $KP_TR/tracing_on
+grep ': synchronize_' $KP_TR/trace > /tmp/perfclose.waits
+echo nop > $KP_TR/current_tracer
+echo > $KP_TR/set_ftrace_filter
+echo 1 > $KP_TR/tracing_on
+expect_eq perfclose.attached "$(echo "$out" | tr ' ' '\n' | grep -E '^(ret|done)=' | tr '\n' ' ')" "ret=0 done=$N "
+expect_eq perfclose.unregistered "$gone" 1
+if ours; then
+	# the closing process (comm kp_attach) waited for nothing
+	expect_eq perfclose.close-no-wait "$(grep -c '^ *kp_attach-' /tmp/perfclose.waits)" 0
+	# the reaper's unregister_kprobes() calls: a few batches, not N
+	n=$(grep -c ': synchronize_rcu <-unregister_kprobes' /tmp/perfclose.waits)
+	echo "  reaper batches: $n for $N events"
+	if [ "$n" -ge 1 ] && [ "$n" -le 5 ]; then pass perfclose.reaped-in-batches; else
+		fail perfclose.reaped-in-batches "($n unregister_kprobes() waits for $N events)"; fi
+fi
+rmmod kp_bench
