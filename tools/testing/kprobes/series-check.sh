@@ -232,6 +232,8 @@ sc_objs() {	# "SYMS:object" (built when every SYM is y and the source exists)
 		OPTPROBES:kernel/kprobes_opt.o
 		JPROBES:kernel/jprobes.o
 		KPROBE_EVENTS:kernel/trace/trace_kprobe.o
+		DYNAMIC_EVENTS:kernel/trace/trace_dynevent.o
+		PERF_EVENTS,EVENT_TRACING:kernel/trace/trace_event_perf.o
 		BPF_EVENTS:kernel/trace/bpf_trace.o
 		KPROBES_SANITY_TEST:lib/test_kprobes.o
 		KPROBES_SANITY_TEST,KRETPROBES,!KPROBES_COMPAT:lib/test_kretprobes.o
