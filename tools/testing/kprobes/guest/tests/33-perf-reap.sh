@@ -8,7 +8,7 @@
 # tells who waited and how often.
 . /guest/lib.sh
 N=40
-insmod $KP_MOD/kp_bench.ko || { fail perfclose.module; exit 0; }
+insmod $KP_MOD/kp_bench.ko || { fail perfreap.module; exit 0; }
 WAITS="synchronize_rcu synchronize_rcu_tasks_trace synchronize_srcu"
 echo 0 > $KP_TR/tracing_on
 echo "$WAITS" | tr ' ' '\n' > $KP_TR/set_ftrace_filter
@@ -25,19 +25,19 @@ for i in $(seq 100); do
 	sleep 0.1
 done
 echo 0 > $KP_TR/tracing_on
-grep ': synchronize_' $KP_TR/trace > /tmp/perfclose.waits
+grep ': synchronize_' $KP_TR/trace > /tmp/perfreap.waits
 echo nop > $KP_TR/current_tracer
 echo > $KP_TR/set_ftrace_filter
 echo 1 > $KP_TR/tracing_on
-expect_eq perfclose.attached "$(echo "$out" | tr ' ' '\n' | grep -E '^(ret|done)=' | tr '\n' ' ')" "ret=0 done=$N "
-expect_eq perfclose.unregistered "$gone" 1
+expect_eq perfreap.attached "$(echo "$out" | tr ' ' '\n' | grep -E '^(ret|done)=' | tr '\n' ' ')" "ret=0 done=$N "
+expect_eq perfreap.unregistered "$gone" 1
 if ours; then
 	# the closing process (comm kp_attach) waited for nothing
-	expect_eq perfclose.close-no-wait "$(grep -c '^ *kp_attach-' /tmp/perfclose.waits)" 0
+	expect_eq perfreap.close-no-wait "$(grep -c '^ *kp_attach-' /tmp/perfreap.waits)" 0
 	# the reaper's unregister_kprobes() calls: a few batches, not N
-	n=$(grep -c ': synchronize_rcu <-unregister_kprobes' /tmp/perfclose.waits)
+	n=$(grep -c ': synchronize_rcu <-unregister_kprobes' /tmp/perfreap.waits)
 	echo "  reaper batches: $n for $N events"
-	if [ "$n" -ge 1 ] && [ "$n" -le 5 ]; then pass perfclose.reaped-in-batches; else
-		fail perfclose.reaped-in-batches "($n unregister_kprobes() waits for $N events)"; fi
+	if [ "$n" -ge 1 ] && [ "$n" -le 5 ]; then pass perfreap.reaped-in-batches; else
+		fail perfreap.reaped-in-batches "($n unregister_kprobes() waits for $N events)"; fi
 fi
 rmmod kp_bench
