@@ -45,6 +45,11 @@ int kprobe_module_text_left(struct module *mod, struct module *found,
 /* Takes kprobe_mutex (kretprobes, which must not trust their own fields). */
 bool kprobe_registered(struct kprobe *p);
 
+#if IS_ENABLED(CONFIG_KUNIT)
+/* kretprobe pools released (kernel/kretprobes.c), for the KUnit suite */
+extern atomic_t kretprobe_pools_released;
+#endif
+
 /* kprobe_unregister_begin_many() of the kretprobes' entry probes */
 void kretprobe_unregister_begin_many(struct kretprobe **rps, int num);
 

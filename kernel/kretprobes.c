@@ -32,6 +32,7 @@
 #include <linux/llist.h>
 #include <linux/bug.h>
 #include <linux/export.h>
+#include <kunit/visibility.h>
 #include <asm/sections.h>
 
 #include "kprobes_internal.h"
@@ -55,6 +56,16 @@ struct kretprobe_pool {
 	struct rcu_head rcu;
 };
 
+#if IS_ENABLED(CONFIG_KUNIT)
+/*
+ * Pools released: every instance came home and objpool_fini() ran.  The
+ * KUnit suite counts them to see that none is left behind (a spare that
+ * does not go back keeps its pool forever).
+ */
+atomic_t kretprobe_pools_released = ATOMIC_INIT(0);
+EXPORT_SYMBOL_IF_KUNIT(kretprobe_pools_released);
+#endif
+
 static void kretprobe_pool_free_rcu(struct rcu_head *head)
 {
 	kfree(container_of(head, struct kretprobe_pool, rcu));
@@ -65,6 +76,9 @@ static int kretprobe_pool_release(struct objpool_head *objs, void *context)
 {
 	struct kretprobe_pool *pool = context;
 
+#if IS_ENABLED(CONFIG_KUNIT)
+	atomic_inc(&kretprobe_pools_released);
+#endif
 	/*
 	 * This may run from the reaper's irq_work, which touches its
 	 * irq_work after calling it: free after a grace period.

@@ -36,6 +36,7 @@
 #include <linux/linkage.h>
 #include <asm/ibt.h>
 #include <asm/nospec-branch.h>
+#include <asm/text-patching.h>
 
 /*
  * The argument: in %edi on x86_64, on the stack on i386 (asmlinkage),
@@ -50,6 +51,7 @@
 #endif
 
 asmlinkage int kpo_opt(int x);
+asmlinkage int kpo_opt2(int x);
 asmlinkage int kpo_jump_in(int x);
 asmlinkage int kpo_call(int x);
 asmlinkage int kpo_leaf(int x);
@@ -72,6 +74,15 @@ KPO_FUNC(kpo_opt)
 "	addl $0, %eax\n"
 	ASM_RET
 KPO_END(kpo_opt)
+
+/* (x + 5) * 7: kpo_opt's layout, a second site for the batch cases */
+KPO_FUNC(kpo_opt2)
+"	movl " KPO_ARG ", %eax\n"
+"	addl $5, %eax\n"
+"	imull $7, %eax, %eax\n"
+"	addl $0, %eax\n"
+	ASM_RET
+KPO_END(kpo_opt2)
 
 /* max(x + 1, 10): the loop jumps back into the probe's region */
 KPO_FUNC(kpo_jump_in)
@@ -331,6 +342,50 @@ static void kpo_becomes_optimized(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, kpo_site(kp.addr));
 	KUNIT_EXPECT_EQ(test, kpo_opt(1), 20);
 	KUNIT_EXPECT_EQ(test, atomic_read(&kps.pre), 10);
+}
+
+/*
+ * unregister_kprobes() of optimized probes takes their jumps back in one
+ * text update (unoptimize_leaving()) before it disarms them: afterwards
+ * each site holds its original bytes again and nothing hits.
+ */
+static void kpo_batch_unregister_optimized(struct kunit *test)
+{
+	static struct kprobe a = {
+		.symbol_name = "kpo_opt",
+		.pre_handler = kpo_pre,
+	};
+	static struct kprobe b = {
+		.symbol_name = "kpo_opt2",
+		.pre_handler = kpo_pre,
+	};
+	struct kprobe *probes[] = { &a, &b };
+	u8 text_a[JMP32_INSN_SIZE], text_b[JMP32_INSN_SIZE];
+	unsigned long traps;
+
+	kpo_reset();
+	memcpy(text_a, (void *)kpo_entry("kpo_opt"), JMP32_INSN_SIZE);
+	memcpy(text_b, (void *)kpo_entry("kpo_opt2"), JMP32_INSN_SIZE);
+	KUNIT_ASSERT_EQ(test, register_kprobes(probes, ARRAY_SIZE(probes)), 0);
+	wait_for_kprobe_optimizer();
+	KUNIT_EXPECT_TRUE(test, kpo_optimized(&a));
+	KUNIT_EXPECT_TRUE(test, kpo_optimized(&b));
+	KUNIT_EXPECT_EQ(test, *(u8 *)a.addr, (u8)JMP32_INSN_OPCODE);
+	KUNIT_EXPECT_EQ(test, *(u8 *)b.addr, (u8)JMP32_INSN_OPCODE);
+	KUNIT_EXPECT_EQ(test, kpo_opt(1), 20);
+	KUNIT_EXPECT_EQ(test, kpo_opt2(1), 42);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kps.pre), 2);
+
+	unregister_kprobes(probes, ARRAY_SIZE(probes));
+	KUNIT_EXPECT_NULL(test, kpo_site(a.addr));
+	KUNIT_EXPECT_NULL(test, kpo_site(b.addr));
+	KUNIT_EXPECT_EQ(test, memcmp(a.addr, text_a, JMP32_INSN_SIZE), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(b.addr, text_b, JMP32_INSN_SIZE), 0);
+	traps = kprobe_int3_hits();
+	KUNIT_EXPECT_EQ(test, kpo_opt(2), 25);
+	KUNIT_EXPECT_EQ(test, kpo_opt2(2), 49);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kps.pre), 2);
+	KUNIT_EXPECT_EQ(test, kprobe_int3_hits() - traps, 0UL);
 }
 
 static unsigned long kpo_second;
@@ -1153,6 +1208,7 @@ static struct kunit_case kprobes_opt_cases[] = {
 	KUNIT_CASE(kpo_configured),
 #if defined(CONFIG_X86) && defined(CONFIG_OPTPROBES)
 	KUNIT_CASE(kpo_becomes_optimized),
+	KUNIT_CASE(kpo_batch_unregister_optimized),
 	KUNIT_CASE(kpo_optimized_ip_change),
 	KUNIT_CASE(kpo_refused_post_handler),
 	KUNIT_CASE(kpo_refused_region),

@@ -22,6 +22,9 @@
 #include <linux/stacktrace.h>
 #include <linux/string.h>
 #include <linux/linkage.h>
+#include <linux/workqueue.h>
+/* kretprobe_pools_released, exported for the KUnit suites only */
+#include "../kernel/kprobes_internal.h"
 #ifdef CONFIG_X86
 #include <asm/ibt.h>
 #endif
@@ -502,6 +505,63 @@ static void krt_test_nmissed_blocked(struct kunit *test)
 	unregister_kretprobe(&rp);
 }
 
+/* work_on_cpu() callback: one watched call on that CPU */
+static long krt_add_here(void *arg)
+{
+	return READ_ONCE(krt_add_p)((int)(long)arg);
+}
+
+/*
+ * Calls on every CPU leave each CPU's last instance in that CPU's spare;
+ * unregistration must put every spare back into the objpool, or the
+ * pool is never released.
+ */
+static void krt_test_pool_home(struct kunit *test)
+{
+	static struct kretprobe rp;
+	int released, cpu, n = 0;
+
+	krt_init(&rp, krt_add, krt_entry, krt_add_ret, 4);
+	KUNIT_ASSERT_EQ(test, register_kretprobe(&rp), 0);
+	for_each_online_cpu(cpu) {
+		KUNIT_EXPECT_EQ(test, work_on_cpu(cpu, krt_add_here, (void *)3L), 20L);
+		n++;
+	}
+	KUNIT_EXPECT_EQ(test, atomic_read(&krt_returns), n);
+	KUNIT_EXPECT_EQ(test, rp.nmissed, 0);
+	released = atomic_read(&kretprobe_pools_released);
+	unregister_kretprobe(&rp);
+	/* no call in flight: the pool goes with the unregistration */
+	KUNIT_EXPECT_EQ(test, atomic_read(&kretprobe_pools_released), released + 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&krt_bad), 0);
+}
+
+/*
+ * One instance (maxactive 1): a call on one CPU leaves it in that CPU's
+ * spare; a call on another CPU finds its own spare and the objpool
+ * empty and must take the first CPU's spare instead of missing.
+ */
+static void krt_test_spare_other_cpu(struct kunit *test)
+{
+	static struct kretprobe rp;
+	int first, second;
+
+	first = cpumask_first(cpu_online_mask);
+	second = cpumask_next(first, cpu_online_mask);
+	if (second >= nr_cpu_ids)
+		kunit_skip(test, "one CPU online: no other CPU's spare to take");
+
+	krt_init(&rp, krt_add, krt_entry, krt_add_ret, 1);
+	KUNIT_ASSERT_EQ(test, register_kretprobe(&rp), 0);
+	KUNIT_EXPECT_EQ(test, work_on_cpu(first, krt_add_here, (void *)1L), 18L);
+	KUNIT_EXPECT_EQ(test, work_on_cpu(second, krt_add_here, (void *)2L), 19L);
+	KUNIT_EXPECT_EQ(test, work_on_cpu(first, krt_add_here, (void *)3L), 20L);
+	KUNIT_EXPECT_EQ(test, atomic_read(&krt_returns), 3);
+	KUNIT_EXPECT_EQ(test, rp.nmissed, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&krt_bad), 0);
+	unregister_kretprobe(&rp);
+}
+
 /* Unregister while a call is in flight: it still returns where it should. */
 static void krt_test_unregister_inflight(struct kunit *test)
 {
@@ -957,6 +1017,8 @@ static struct kunit_case krt_cases[] = {
 	KUNIT_CASE(krt_test_schedule),
 	KUNIT_CASE(krt_test_do_exit),
 	KUNIT_CASE(krt_test_unregister_inflight),
+	KUNIT_CASE(krt_test_pool_home),
+	KUNIT_CASE(krt_test_spare_other_cpu),
 	KUNIT_CASE(krt_test_stacktrace),
 	KUNIT_CASE(krt_test_stacktrace_nested),
 	KUNIT_CASE(krt_test_hot_all_cpus),
@@ -974,3 +1036,4 @@ kunit_test_suites(&krt_suite);
 
 MODULE_DESCRIPTION("KUnit tests of kretprobes");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
