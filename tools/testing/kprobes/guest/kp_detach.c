@@ -119,7 +119,7 @@ static int closed(int argc, char **argv)
 {
 	long long c1 = 0, c2 = 0, c3 = 0, c4 = 0;
 	unsigned long long h1 = 0, h2 = 0, h3 = 0, h4 = 0, t0, after_ms = 0;
-	int cpus[KPG_NCPU], ncpu, map, prog, ev, ret = 0, mb = -1, retprobe = 0;
+	int cpus[KPG_NCPU], ncpu, map, prog, ev, ret = 0, mb = 0, retprobe = 0;
 	const char *func, *callfile;
 	struct hitter *h;
 	pid_t pid = -1;
@@ -295,7 +295,8 @@ static void perf_churn(struct tally *t, int bpf)
 			exit(1);
 		}
 	}
-	for (round = 0; time_left() || round < 16; round++) {
+	/* at least once each group size, order and a child's exit */
+	for (round = 0; time_left() || round < 8; round++) {
 		int k = 1 + round % 4;
 
 		t->ops[P_GROUPS]++;
@@ -335,7 +336,8 @@ static void events_churn(struct tally *t)
 	char line[96], path[96], rm[NEVENTS * 16], *p;
 	int round, j, r, fd, n, left;
 
-	for (round = 0; time_left() || round < 8; round++) {
+	/* at least once each way of removing them, and the EBUSY case */
+	for (round = 0; time_left() || round < 5; round++) {
 		t->ops[E_ROUNDS]++;
 		n = 0;
 		for (j = 0; j < NEVENTS; j++) {

@@ -29,6 +29,13 @@ closed() {
 	out=$(kp_detach closed "$@" kp_target_func $call)
 	echo "$out" | sed 's/^/  /'
 	expect_eq "$name.ran" "$(field "$out" ret) $(field "$out" hitter_err)" "0 0"
+	if [ "$(field "$out" ret)" != 0 ]; then
+		# what did not run did not pass
+		for c in runs-while-open no-run-after-close hitter-kept-calling unregistered; do
+			fail "$name.$c" "(not run: ret=$(field "$out" ret))"
+		done
+		return
+	fi
 	# the program ran while the event was open: the case can fail
 	if [ "$(field "$out" open_runs)" -gt 0 ] 2>/dev/null; then pass "$name.runs-while-open"; else
 		fail "$name.runs-while-open" "(open_runs=$(field "$out" open_runs))"; fi
