@@ -34,6 +34,36 @@ ROWS = [('none', 'unprobed call (baseline)'),
         ('j', 'jprobe')]
 
 
+# The attach and detach rows (guest/kp_attach.c, one BENCHRES row=attach
+# line per via and size): per via, what it measured and its timings
+# shown, as (row key prefix, what, field).
+ATTACH = [('perf', 'perf_event_open, one by one',
+           [('attach', 'attach', 'attach_ns'), ('detach', 'detach', 'detach_ns')]),
+          ('perf4', 'perf_event_open, 4 processes',
+           [('attach', 'attach', 'attach_ns'), ('detach', 'detach', 'detach_ns')]),
+          ('bpf', 'bpftrace-style, BPF on each',
+           [('attach', 'attach', 'attach_ns'), ('exit', 'exit until reaped', 'exit_ns'),
+            ('run', 'whole run', 'total_ns')]),
+          ('events', 'kprobe_events, one by one',
+           [('attach', 'attach', 'attach_ns'), ('detach', 'detach', 'detach_ns')]),
+          ('trunc', 'kprobe_events, one write each',
+           [('create', 'create', 'create_ns'), ('enable', 'enable', 'enable_ns'),
+            ('disable', 'disable', 'disable_ns')]),
+          ('trunc', 'kprobe_events, one O_TRUNC open',
+           [('clear', 'remove all', 'clear_ns')]),
+          ('multi', 'kprobe_events, one write of "-:" lines',
+           [('remove', 'remove all', 'remove_ns')])]
+ATTACH_VIAS = sorted({v for v, _, _ in ATTACH})
+
+
+def attach_ok(r):
+    """An attach row that did all it was asked: every probe attached,
+    no error, nothing left behind, every BPF program run counted."""
+    return (r.get('ret') == '0' and r.get('done') == r.get('n') and
+            r.get('left') in ('0', None) and
+            (r.get('via') != 'bpf' or r.get('hits') == r.get('n')))
+
+
 def parse(path):
     res = {}
     regs = []
@@ -129,7 +159,7 @@ def add_row(lines, table, arch, key, title, cells, fmt):
         return 'n/a' if v is None else fmt % v
     o, u = cells.get('ours'), cells.get('upstream')
     ratio = o / u if isinstance(o, (int, float)) and isinstance(u, (int, float)) and u else None
-    lines.append('%-44s %16s %16s %7s' % (title, show(o), show(u),
+    lines.append('%-58s %16s %16s %7s' % (title, show(o), show(u),
                                            '%.2f' % ratio if ratio else '-'))
     table.append({'arch': arch, 'row': key, 'what': title,
                   'ours': o, 'upstream': u, 'ratio': ratio})
@@ -155,7 +185,8 @@ def collect(out, arches, smoke):
             if smoke:
                 att = [r for r in ic['reg'] if r.get('row') == 'attach']
                 good = (per_call(ic.get('none')) is not None and ic['reg'] and att and
-                        all(r.get('ret') == '0' and r.get('done') == r.get('n') for r in att))
+                        sorted({r.get('via') for r in att}) == ATTACH_VIAS and
+                        all(attach_ok(r) for r in att))
                 print('BENCH smoke.%s.%s %s' % (arch, fl, 'PASS' if good else 'FAIL'))
                 ok = ok and bool(good)
             data[(arch, fl)] = (ic, walls, multi)
@@ -208,7 +239,7 @@ def tables(out, arches, data):
         ics = {fl: data.get((arch, fl), (None, [], None))[2] or {} for fl in ('ours', 'upstream')}
         lines.append('')
         lines.append('%s: kretprobe throughput (insns per call, -smp 2), registration and optimization (guest ns under -icount)' % arch)
-        lines.append('%-44s %16s %16s %7s' % ('row', 'ours', 'upstream', 'ratio'))
+        lines.append('%-58s %16s %16s %7s' % ('row', 'ours', 'upstream', 'ratio'))
 
         def mt_cost(ic):
             mt, base = ic.get('mt'), ic.get('mt-none')
@@ -236,20 +267,19 @@ def tables(out, arches, data):
                     add_row(lines, table, arch, 'reg-%s-%s-%d' % (what, mode, n),
                             '%s %d (%s)' % (what, n, 'one at a time' if mode == 'one' else 'batch'),
                             cells, '%.3g')
-            for via, how in (('perf', 'perf_event_open, one by one'),
-                             ('events', 'kprobe_events, one by one')):
-                for what, key in (('attach', 'attach_ns'), ('detach', 'detach_ns')):
+            for via, how, fields in ATTACH:
+                for kname, what, key in fields:
                     cells = {}
                     for fl in ics:
                         r = [x for x in ics[fl].get('reg', [])
                              if x.get('row') == 'attach' and x.get('via') == via and
                              x.get('n') == str(n)]
                         r = r[0] if r else None
-                        if r and r.get('done') != r.get('n'):
+                        if r and not attach_ok(dict(r, ret='0')):
                             r = dict(r, ret='incomplete')
                         cells[fl] = cell(r, key)
                     if any(v is not None for v in cells.values()):
-                        add_row(lines, table, arch, '%s-%s-%d' % (what, via, n),
+                        add_row(lines, table, arch, '%s-%s-%d' % (kname, via, n),
                                 '%s %d (%s)' % (what, n, how), cells, '%.3g')
             cells = {}
             for fl in ics:

@@ -41,9 +41,9 @@ if [ -f "$obj/samples/trace_printk/trace-printk.ko" ]; then
 	mkdir -p "$root/lib/modules/$krel/extra"
 	cp "$obj/samples/trace_printk/trace-printk.ko" "$root/lib/modules/$krel/extra/"
 fi
-# kp_perfsb, kp_attach and kp_bpf (guest/*.c, their helpers in
+# kp_perfsb, kp_attach, kp_bpf and kp_detach (guest/*.c, their helpers in
 # guest/kp_guest.h), with the kernel's nolibc and uapi headers.
-for tool in kp_perfsb kp_attach kp_bpf; do
+for tool in kp_perfsb kp_attach kp_bpf kp_detach; do
 	bin=$obj/${tool/_/-}
 	if [ ! -x "$bin" ] || [ "$KP_TOOLS/guest/$tool.c" -nt "$bin" ] ||
 	   [ "$KP_TOOLS/guest/kp_guest.h" -nt "$bin" ]; then

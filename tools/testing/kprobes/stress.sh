@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # stress.sh (make stress): the long stress runs, for FLAVOUR (ours,
 # upstream or both) and ARCHES.  Each boots the guest in stress mode
-# (guest/stress.sh: concurrency, lifetimes, then a kprobe on every
-# function registration accepts, under a workload), prints its KPTEST
+# (guest/stress.sh: concurrency, lifetimes, detach under load, then a
+# kprobe on every function registration accepts, under a workload), prints its KPTEST
 # verdicts, the accepted and refused counts by errno side by side, and
 # fails on any kernel report.  KP_DEBUG=1 (make stress DEBUG=1) does it
 # all on the debug flavour of the build (configs/debug.config: KASAN,

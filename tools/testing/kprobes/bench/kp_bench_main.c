@@ -36,6 +36,9 @@
  *                 of every one of them holds a jump: how long since their
  *                 registration began.  They stay until "optfree".
  *   optfree       unregister the probes of "opt"
+ *   fns N         call each of the first N registration functions
+ *                 (kpb_fn_1000 ...) once, through the table: what
+ *                 probes that tools put on them (kp_attach) see as hits
  *   trace MS [nt] one call of the armed probe's function (as "run"),
  *                 after an untraced one (the steady state),
  *                 framed for trace-hit.sh: "KPBTRACE on" on the console,
@@ -236,6 +239,21 @@ static u64 kpb_loop(unsigned long n, bool nt)
 		/* direct calls: the unprobed loop is subtracted from each row */
 		acc += nt ? kpb_target_nt(i) : kpb_target(i);
 		if (!(i & 4095))
+			cond_resched();
+	}
+	OPTIMIZER_HIDE_VAR(acc);
+	return ktime_get_ns() - t0;
+}
+
+/* one call of each of the first @n kpb_fns[] */
+static u64 kpb_call_fns(unsigned long n)
+{
+	unsigned long i, acc = 0;
+	u64 t0 = ktime_get_ns();
+
+	for (i = 0; i < n; i++) {
+		acc += kpb_fns[i]((int)i);
+		if (!(i & 1023))
 			cond_resched();
 	}
 	OPTIMIZER_HIDE_VAR(acc);
@@ -611,6 +629,16 @@ static ssize_t kpb_ctl_write(struct file *file, const char __user *ubuf,
 		snprintf(kpb_result, sizeof(kpb_result),
 			 "n=%lu ret=%d offset=%u reg_ns=%llu opt_ns=%llu jumps=%lu\n",
 			 n, ret, off, rns, ons, done);
+	} else if (!strcmp(cmd, "fns")) {
+		u64 ns;
+
+		if (n > KPB_NFUNCS) {
+			ret = -EINVAL;
+		} else {
+			ns = kpb_call_fns(n);
+			snprintf(kpb_result, sizeof(kpb_result),
+				 "calls=%lu ns=%llu\n", n, ns);
+		}
 	} else if (!strcmp(cmd, "optfree")) {
 		u64 uns = 0;
 

@@ -6,7 +6,10 @@
 # whose cost, extrapolated linearly from the size before it, exceeds the
 # budget is skipped and reported so), kpb_attach (sizes of the attach
 # and detach rows: kp_attach, one probe per perf_event_open() of the
-# kprobe PMU and one per kprobe_events write, as tools do it), kpb_part
+# kprobe PMU, from one process or four, and one per kprobe_events write,
+# as tools do it; the events removed one by one, by one O_TRUNC open or
+# by one write of all their "-:" lines; a bpftrace-style run that exits
+# with its BPF-attached events open), kpb_part
 # (hit: the per-hit rows only, for a one-CPU boot; multi: the rest; all:
 # everything; trace: the one-call traces of trace-hit.sh, for the rows
 # of kpb_trace, comma-separated).
@@ -196,9 +199,11 @@ for n in $REG; do
 	done
 done
 # Attach and detach as tools do: kp_attach (guest/kp_attach.c) on the
-# module's functions, through the kprobe PMU and through kprobe_events.
+# module's functions, through the kprobe PMU (one process, four at once,
+# a BPF tracer that exits) and through kprobe_events (removed one by
+# one, by an O_TRUNC open, by one write of many "-:" lines).
 for n in $ATTACH; do
-	for via in perf events; do
+	for via in perf perf4 bpf events trunc multi; do
 		if command -v kp_attach > /dev/null; then
 			kp_attach $via $n
 		else

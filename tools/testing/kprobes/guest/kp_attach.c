@@ -1,78 +1,66 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kp_attach: attach and detach N kprobes the way tools do it, one at a
- * time, and say how long each half took (guest CLOCK_MONOTONIC).
+ * kp_attach: attach and detach N kprobes the way tools do it, and say how
+ * long each phase took (guest CLOCK_MONOTONIC).
  *
  *   kp_attach perf N     one perf_event_open() of the kprobe PMU per
  *                        function (as perf, bpftrace and libbpf attach a
  *                        kprobe), then close() of each event in turn
+ *   kp_attach perf4 N    the same from 4 processes at once, N/4 each; the
+ *                        parent times the attach phase (until all have
+ *                        attached) and the detach phase (started when all
+ *                        have attached, until all have closed theirs)
  *   kp_attach events N   one write to kprobe_events and one to the
  *                        event's enable file per function (as a user or
  *                        perf probe does it), then disable and remove
  *                        each in turn
+ *   kp_attach trunc N    create the N events (one write each), enable
+ *                        each, disable each, then remove them all with one
+ *                        O_TRUNC open of kprobe_events (echo > kprobe_events)
+ *   kp_attach multi N    the same, but removed with one write of N
+ *                        "-:name" lines
+ *   kp_attach bpf N      a bpftrace-style run: a child opens N kprobe PMU
+ *                        events, each with a BPF program that counts its
+ *                        runs (PERF_EVENT_IOC_SET_BPF), makes kp_bench.ko
+ *                        call each function once and exits without
+ *                        closing anything; the parent times the attach,
+ *                        the child's exit until it is reaped (waitpid),
+ *                        and the whole run
  *
  * The functions are kpb_fn_1000 ... of the benchmark module kp_bench.ko,
  * which must be loaded.  Prints one line:
  *
- *   BENCHRES row=attach via=perf|events n=N ret=0|ERRNO done=K
+ *   BENCHRES row=attach via=perf|perf4|events n=N ret=0|ERRNO done=K
  *            attach_ns=T detach_ns=T
+ *   BENCHRES row=attach via=trunc|multi n=N ret=0|ERRNO done=K
+ *            create_ns=T enable_ns=T disable_ns=T clear_ns=T|remove_ns=T
+ *            left=L
+ *   BENCHRES row=attach via=bpf n=N ret=0|ERRNO done=K hits=H
+ *            attach_ns=T exit_ns=T total_ns=T
+ *
+ * done counts the probes attached (created and enabled), left the events
+ * still in kprobe_events after the removal, hits the runs of the BPF
+ * program (one per function called).
  *
  * Built with the kernel's nolibc (tools/include/nolibc), as kp_perfsb.
  */
-#include <linux/perf_event.h>
-
 #include "kp_guest.h"
 
 #define NMAX		10000
+#define NPROCS		4
 #define FN_FIRST	1000
 #define TRACEFS		"/sys/kernel/tracing"
-
-struct kpa_ts {
-	long long sec;
-	long long nsec;
-};
-
-static unsigned long long now_ns(void)
-{
-	struct kpa_ts ts;
-
-	my_syscall2(__NR_clock_gettime, 1 /* CLOCK_MONOTONIC */, &ts);
-	return ts.sec * 1000000000ULL + ts.nsec;
-}
-
-/* @dst = @a @num @b (no snprintf or strcat in nolibc) */
-static char *compose(char *dst, const char *a, unsigned int num, const char *b)
-{
-	char *p = dst;
-
-	strcpy(p, a);
-	p += strlen(p);
-	strcpy(p, utoa(num));
-	p += strlen(p);
-	strcpy(p, b);
-	return dst;
-}
-
-static int write_file(const char *path, const char *s, int flags)
-{
-	int fd = open(path, O_WRONLY | flags);
-	int ret = 0;
-
-	if (fd < 0)
-		return errno;
-	if (write(fd, s, strlen(s)) != (ssize_t)strlen(s))
-		ret = errno;
-	close(fd);
-	return ret;
-}
-
-static int kprobe_pmu_type(void)
-{
-	return kpg_read_int("/sys/bus/event_source/devices/kprobe/type", 0);
-}
+#define KPB_CTL		"/sys/kernel/debug/kp_bench/ctl"
 
 static char names[NMAX][24];
 static int fds[NMAX];
+/* N "-:kpbaNNNN\n" lines, for the one write of "multi" */
+static char lines[NMAX * 16];
+
+static const char *fn_name(int i)
+{
+	return kpg_compose(names[i], "kpb_fn_", FN_FIRST + i, "");
+}
 
 static void report(const char *via, int n, int ret, int done,
 		   unsigned long long att, unsigned long long det)
@@ -83,36 +71,132 @@ static void report(const char *via, int n, int ret, int done,
 
 static int by_perf(int n)
 {
-	struct perf_event_attr attr;
 	unsigned long long t0, att, det;
-	int type = kprobe_pmu_type();
 	int i, ret = 0, done = 0;
 
-	if (type < 0) {
-		report("perf", n, ENOENT, 0, 0, 0);
-		return 1;
-	}
-	t0 = now_ns();
+	t0 = kpg_now_ns();
 	for (i = 0; i < n; i++) {
-		memset(&attr, 0, sizeof(attr));
-		attr.size = sizeof(attr);
-		attr.type = type;
-		attr.config1 = (unsigned long)compose(names[i], "kpb_fn_", FN_FIRST + i, "");
-		attr.config2 = 0;
-		fds[i] = my_syscall5(__NR_perf_event_open, &attr, -1, 0, -1, 0);
+		fds[i] = kpg_kprobe_open(fn_name(i), 0, 0);
 		if (fds[i] < 0) {
 			ret = -fds[i];
 			break;
 		}
 		done++;
 	}
-	att = now_ns() - t0;
-	t0 = now_ns();
+	att = kpg_now_ns() - t0;
+	t0 = kpg_now_ns();
 	for (i = 0; i < done; i++)
 		close(fds[i]);
-	det = now_ns() - t0;
+	det = kpg_now_ns() - t0;
 	report("perf", n, ret, done, att, det);
 	return ret != 0;
+}
+
+/* what a child of perf4 or bpf says through its pipe */
+struct msg {
+	int ret;
+	int done;
+	long long hits;
+};
+
+static int send_msg(int fd, int ret, int done, long long hits)
+{
+	struct msg m = { ret, done, hits };
+
+	return write(fd, &m, sizeof(m)) == sizeof(m) ? 0 : -1;
+}
+
+static int recv_msg(int fd, struct msg *m)
+{
+	return read(fd, m, sizeof(*m)) == sizeof(*m) ? 0 : -1;
+}
+
+/*
+ * Child @k of perf4: attach functions [@first, @last), say so on @up, wait
+ * for the go on @go, close them all, say so again.
+ */
+static void perf4_child(int first, int last, int up, int go)
+{
+	int i, ret = 0, done = 0;
+	char c;
+
+	for (i = first; i < last; i++) {
+		fds[i] = kpg_kprobe_open(fn_name(i), 0, 0);
+		if (fds[i] < 0) {
+			ret = -fds[i];
+			break;
+		}
+		done++;
+	}
+	send_msg(up, ret, done, 0);
+	if (read(go, &c, 1) != 1)
+		exit(1);
+	for (i = first; i < first + done; i++)
+		close(fds[i]);
+	send_msg(up, ret, done, 0);
+	exit(0);
+}
+
+static int by_perf4(int n)
+{
+	int up[2], go[2], i, ret = 0, done = 0, procs = n < NPROCS ? n : NPROCS;
+	unsigned long long t0, att, det;
+	pid_t pids[NPROCS];
+	struct msg m;
+	char gos[NPROCS];
+
+	if (pipe(up) || pipe(go)) {
+		report("perf4", n, errno, 0, 0, 0);
+		return 1;
+	}
+	t0 = kpg_now_ns();
+	for (i = 0; i < procs; i++) {
+		pids[i] = fork();
+		if (pids[i] == 0) {
+			close(up[0]);
+			close(go[1]);
+			perf4_child(i * n / procs, (i + 1) * n / procs, up[1], go[0]);
+		}
+		if (pids[i] < 0) {
+			ret = errno;
+			procs = i;
+			break;
+		}
+	}
+	close(up[1]);
+	close(go[0]);
+	/* the attach phase ends when every child has attached its share */
+	for (i = 0; i < procs; i++) {
+		if (recv_msg(up[0], &m)) {
+			ret = ret ? ret : EPIPE;
+			break;
+		}
+		ret = ret ? ret : m.ret;
+		done += m.done;
+	}
+	att = kpg_now_ns() - t0;
+	memset(gos, 'g', sizeof(gos));
+	t0 = kpg_now_ns();
+	if (write(go[1], gos, procs) != procs)
+		ret = ret ? ret : EPIPE;
+	for (i = 0; i < procs; i++) {
+		if (recv_msg(up[0], &m)) {
+			ret = ret ? ret : EPIPE;
+			break;
+		}
+	}
+	det = kpg_now_ns() - t0;
+	for (i = 0; i < procs; i++)
+		waitpid(pids[i], NULL, 0);
+	close(up[0]);
+	close(go[1]);
+	report("perf4", n, ret, done, att, det);
+	return ret != 0;
+}
+
+static char *enable_path(char *path, int i)
+{
+	return kpg_compose(path, TRACEFS "/events/kprobes/kpba", FN_FIRST + i, "/enable");
 }
 
 static int by_events(int n)
@@ -121,37 +205,198 @@ static int by_events(int n)
 	char line[64], path[96];
 	int i, ret = 0, done = 0;
 
-	t0 = now_ns();
+	t0 = kpg_now_ns();
 	for (i = 0; i < n && !ret; i++) {
-		compose(line, "p:kpba", FN_FIRST + i, " kpb_fn_");
-		compose(line + strlen(line), "", FN_FIRST + i, "\n");
-		ret = write_file(TRACEFS "/kprobe_events", line, O_APPEND);
+		kpg_compose(line, "p:kpba", FN_FIRST + i, " kpb_fn_");
+		kpg_compose(line + strlen(line), "", FN_FIRST + i, "\n");
+		ret = kpg_write_file(TRACEFS "/kprobe_events", line, O_APPEND);
 		if (ret)
 			break;
-		compose(path, TRACEFS "/events/kprobes/kpba", FN_FIRST + i, "/enable");
-		ret = write_file(path, "1", 0);
+		ret = kpg_write_file(enable_path(path, i), "1", 0);
 		if (!ret)
 			done++;
 	}
-	att = now_ns() - t0;
-	t0 = now_ns();
+	att = kpg_now_ns() - t0;
+	t0 = kpg_now_ns();
 	for (i = 0; i < n; i++) {
 		int r;
 
-		compose(path, TRACEFS "/events/kprobes/kpba", FN_FIRST + i, "/enable");
 		if (i < done)
-			write_file(path, "0", 0);
-		compose(line, "-:kpba", FN_FIRST + i, "\n");
-		r = write_file(TRACEFS "/kprobe_events", line, O_APPEND);
+			kpg_write_file(enable_path(path, i), "0", 0);
+		kpg_compose(line, "-:kpba", FN_FIRST + i, "\n");
+		r = kpg_write_file(TRACEFS "/kprobe_events", line, O_APPEND);
 		/* the probe whose enable failed was created: remove it too */
 		if (r && i < done && !ret)
 			ret = r;
 		if (i >= done)
 			break;
 	}
-	det = now_ns() - t0;
+	det = kpg_now_ns() - t0;
 	report("events", n, ret, done, att, det);
 	return ret != 0;
+}
+
+/*
+ * trunc and multi: create, enable and disable the N events one write at
+ * a time, timing each phase, then remove them all at once: one O_TRUNC
+ * open of kprobe_events (@multi 0) or one write of N "-:name" lines.
+ */
+static int by_events_batch(int n, int multi)
+{
+	unsigned long long t0, create, enable, disable, remove;
+	int i, fd, ret = 0, created = 0, done = 0, left;
+	char line[64], path[96], *p;
+
+	t0 = kpg_now_ns();
+	for (i = 0; i < n; i++) {
+		kpg_compose(line, "p:kpba", FN_FIRST + i, " kpb_fn_");
+		kpg_compose(line + strlen(line), "", FN_FIRST + i, "\n");
+		ret = kpg_write_file(TRACEFS "/kprobe_events", line, O_APPEND);
+		if (ret)
+			break;
+		created++;
+	}
+	create = kpg_now_ns() - t0;
+	t0 = kpg_now_ns();
+	for (i = 0; i < created && !ret; i++) {
+		ret = kpg_write_file(enable_path(path, i), "1", 0);
+		if (!ret)
+			done++;
+	}
+	enable = kpg_now_ns() - t0;
+	t0 = kpg_now_ns();
+	for (i = 0; i < done; i++) {
+		int r = kpg_write_file(enable_path(path, i), "0", 0);
+
+		ret = ret ? ret : r;
+	}
+	disable = kpg_now_ns() - t0;
+	if (multi) {
+		p = lines;
+		for (i = 0; i < created; i++) {
+			kpg_compose(p, "-:kpba", FN_FIRST + i, "\n");
+			p += strlen(p);
+		}
+	}
+	t0 = kpg_now_ns();
+	if (multi) {
+		fd = open(TRACEFS "/kprobe_events", O_WRONLY | O_APPEND);
+		if (fd >= 0) {
+			int r = kpg_write_all(fd, lines, p - lines);
+
+			ret = ret ? ret : r;
+			close(fd);
+		}
+	} else {
+		/* as the shell's "echo > kprobe_events" opens it */
+		fd = open(TRACEFS "/kprobe_events", O_WRONLY | O_TRUNC);
+		if (fd >= 0)
+			close(fd);
+	}
+	if (fd < 0)
+		ret = ret ? ret : errno;
+	remove = kpg_now_ns() - t0;
+	left = kpg_count_lines(TRACEFS "/kprobe_events");
+	/* whatever is left goes, untimed, so that the next row starts clean */
+	for (i = 0; i < created && left; i++) {
+		kpg_write_file(enable_path(path, i), "0", 0);
+		kpg_compose(line, "-:kpba", FN_FIRST + i, "\n");
+		kpg_write_file(TRACEFS "/kprobe_events", line, O_APPEND);
+	}
+	printf("BENCHRES row=attach via=%s n=%d ret=%d done=%d create_ns=%llu enable_ns=%llu disable_ns=%llu %s=%llu left=%d\n",
+	       multi ? "multi" : "trunc", n, ret, done, create, enable, disable,
+	       multi ? "remove_ns" : "clear_ns", remove, left);
+	return ret != 0 || left != 0;
+}
+
+/*
+ * The child of a bpftrace-style run: a counting program on every
+ * function, then one call of each (kp_bench.ko), and exit with every fd
+ * still open, as a tracer that is killed or simply ends does.
+ */
+static void bpf_child(int n, int up)
+{
+	int i, map, prog, ret = 0, done = 0;
+	long long hits = 0;
+
+	map = kpg_count_map();
+	prog = map < 0 ? map : kpg_count_prog(map);
+	if (prog < 0)
+		ret = -prog;
+	for (i = 0; i < n && !ret; i++) {
+		fds[i] = kpg_kprobe_open(fn_name(i), 0, 0);
+		if (fds[i] < 0) {
+			ret = -fds[i];
+			break;
+		}
+		if (ioctl(fds[i], PERF_EVENT_IOC_SET_BPF, (void *)(long)prog) < 0 ||
+		    ioctl(fds[i], PERF_EVENT_IOC_ENABLE, 0) < 0) {
+			ret = errno;
+			break;
+		}
+		done++;
+	}
+	send_msg(up, ret, done, 0);
+	if (!ret) {
+		char cmd[32];
+
+		ret = kpg_write_file(KPB_CTL, kpg_compose(cmd, "fns ", n, ""), 0);
+		hits = kpg_count_read(map);
+		if (hits < 0 && !ret)
+			ret = -hits;
+	}
+	send_msg(up, ret, done, hits);
+	exit(0);
+}
+
+static int by_bpf(int n)
+{
+	unsigned long long t0, t1, att = 0, ex = 0, total;
+	int up[2], ret = 0, done = 0;
+	long long hits = 0;
+	struct msg m;
+	pid_t pid;
+
+	if (pipe(up)) {
+		ret = errno;
+		goto out;
+	}
+	t0 = kpg_now_ns();
+	pid = fork();
+	if (pid == 0) {
+		close(up[0]);
+		bpf_child(n, up[1]);
+	}
+	if (pid < 0) {
+		ret = errno;
+		goto out;
+	}
+	close(up[1]);
+	if (recv_msg(up[0], &m) == 0) {
+		att = kpg_now_ns() - t0;
+		ret = m.ret;
+		done = m.done;
+	} else {
+		ret = EPIPE;
+	}
+	if (recv_msg(up[0], &m) == 0) {
+		ret = ret ? ret : m.ret;
+		hits = m.hits;
+	} else {
+		ret = ret ? ret : EPIPE;
+	}
+	/* from the child's last word (it exits right after) until reaped */
+	t1 = kpg_now_ns();
+	waitpid(pid, NULL, 0);
+	ex = kpg_now_ns() - t1;
+	total = kpg_now_ns() - t0;
+	close(up[0]);
+	printf("BENCHRES row=attach via=bpf n=%d ret=%d done=%d hits=%lld attach_ns=%llu exit_ns=%llu total_ns=%llu\n",
+	       n, ret, done, hits, att, ex, total);
+	return ret != 0;
+out:
+	printf("BENCHRES row=attach via=bpf n=%d ret=%d done=0\n", n, ret);
+	return 1;
 }
 
 int main(int argc, char **argv)
@@ -159,7 +404,7 @@ int main(int argc, char **argv)
 	int n;
 
 	if (argc != 3) {
-		printf("usage: kp_attach perf|events N\n");
+		printf("usage: kp_attach perf|perf4|events|trunc|multi|bpf N\n");
 		return 2;
 	}
 	n = atoi(argv[2]);
@@ -167,10 +412,20 @@ int main(int argc, char **argv)
 		printf("kp_attach: N must be 1 to %d\n", NMAX);
 		return 2;
 	}
+	/* one fd per perf event, beyond the default limit of 1024 */
+	kpg_nofile(NMAX + 64);
 	if (!strcmp(argv[1], "perf"))
 		return by_perf(n);
+	if (!strcmp(argv[1], "perf4"))
+		return by_perf4(n);
 	if (!strcmp(argv[1], "events"))
 		return by_events(n);
-	printf("kp_attach: perf or events, not %s\n", argv[1]);
+	if (!strcmp(argv[1], "trunc"))
+		return by_events_batch(n, 0);
+	if (!strcmp(argv[1], "multi"))
+		return by_events_batch(n, 1);
+	if (!strcmp(argv[1], "bpf"))
+		return by_bpf(n);
+	printf("kp_attach: perf, perf4, events, trunc, multi or bpf, not %s\n", argv[1]);
 	return 2;
 }

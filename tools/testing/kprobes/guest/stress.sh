@@ -2,25 +2,31 @@
 # make stress, guest side:
 #  1. concurrency (tests/60-concurrency.sh) for kpconc=SECONDS (default 120);
 #  2. lifetimes (tests/70-lifetimes.sh) for kplife=ROUNDS (default 20);
-#  3. a kprobe on the entry of every function of the core kernel that
+#  3. detach under load (tests/93-detach-churn.sh) for kpchurn=SECONDS
+#     (default 60): hitters on every CPU while perf kprobes (with and
+#     without BPF, kprobes and kretprobes) are opened and closed and
+#     kprobe events created, enabled, disabled and removed (one by one,
+#     many in one write, O_TRUNC) on the same functions;
+#  4. a kprobe on the entry of every function of the core kernel that
 #     registration accepts (kpstress_stride=K: every K-th only;
 #     kpstress_max=N: the first N only), while a workload runs (processes,
 #     file I/O, module load and unload, loopback networking); then all of
 #     them removed in one batch;
-#  4. with kmemleak in the kernel (the debug flavour), a scan: any leak
+#  5. with kmemleak in the kernel (the debug flavour), a scan: any leak
 #     fails.
 # Prints "KPSTRESS key value" lines and KPTEST verdicts; the host counts
 # kernel reports.
 . /guest/lib.sh
 S=/sys/kernel/debug/kp_stress
 KML=/sys/kernel/debug/kmemleak
-export KPCONC_SECONDS=120 KPLIFE_ROUNDS=20
+export KPCONC_SECONDS=120 KPLIFE_ROUNDS=20 KPCHURN_SECONDS=60
 stride=1
 verbose=
 for a in $(cat /proc/cmdline); do
 	case $a in
 	kpconc=*) KPCONC_SECONDS=${a#kpconc=} ;;
 	kplife=*) KPLIFE_ROUNDS=${a#kplife=} ;;
+	kpchurn=*) KPCHURN_SECONDS=${a#kpchurn=} ;;
 	kpstress_stride=*) stride=${a#kpstress_stride=} ;;
 	kpstress_verbose=1) verbose=verbose=1 ;;
 	kpstress_noopt=1) echo 0 > /proc/sys/debug/kprobes-optimization ;;
@@ -37,6 +43,11 @@ if [ "$KPLIFE_ROUNDS" != 0 ]; then
 	t0=$(date +%s)
 	sh tests/70-lifetimes.sh | sed 's/^KPTEST life\./KPTEST stress.life./'
 	echo "KPSTRESS lifetimes-seconds $(( $(date +%s) - t0 ))"
+fi
+if [ "$KPCHURN_SECONDS" != 0 ]; then
+	t0=$(date +%s)
+	sh tests/93-detach-churn.sh | sed 's/^KPTEST churn\./KPTEST stress.churn./'
+	echo "KPSTRESS churn-seconds $(( $(date +%s) - t0 ))"
 fi
 insmod $KP_MOD/kp_stress.ko $verbose || fail stress.load
 insmod $KP_MOD/kp_target.ko

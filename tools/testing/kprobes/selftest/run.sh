@@ -18,7 +18,7 @@
 #  - the benchmark's parser and report (bench-report.py) on crafted
 #    bench guest logs (selftest/bench/: the smoke boot of make check, and
 #    two stored runs laid out as make bench stores them): the smoke
-#    verdicts, the report and README's per-hit block made from the
+#    verdicts (every attach row there, complete), the report and README's per-hit block made from the
 #    stored runs (current run, history, the raw files named), the empty
 #    case, --check on a hand edit, and the repository's own README.md
 #    and results/REPORT.md up to date with its stored results; the
@@ -248,6 +248,12 @@ expect_rc bench.smoke-attach-incomplete 1 br "$tmp/smoke" 1 x86_64
 has bench.smoke-attach-incomplete-named '^BENCH smoke\.x86_64\.ours FAIL$'
 expect_rc bench.smoke-no-log 1 br "$tmp/smoke" 1 arm64
 has bench.smoke-no-log-named '^BENCH arm64\.ours\.parse FAIL$'
+# the attach rows: a BPF run not counted, an event left behind, a row missing
+for c in 'bpf-hits-short:s/ hits=10 / hits=9 /' 'events-left:s/ clear_ns=5000000 left=0/ clear_ns=5000000 left=1/' \
+	 'via-missing:/ via=multi /d'; do
+	sed "${c#*:}" "$ST/bench/smoke/ours-x86_64-icount.log" > "$tmp/smoke/ours-x86_64-icount.log"
+	expect_rc "bench.smoke-attach-${c%%:*}" 1 br "$tmp/smoke" 1 x86_64
+done
 run=2026-11-25T1200Z-x86_64
 expect_rc bench.table 0 br --dest "$tmp/table" "$ST/bench/$run/workbench" 0 x86_64
 has bench.table-per-hit '^k kprobe with post_handler \(trap, stepped\) +300 +600 +0\.50 '
@@ -271,6 +277,10 @@ has bench.report-names-raw-files "^Raw results: \\[\`results/bench/$run/\`\\]"
 has bench.report-names-raw-log '^\| ours-x86_64-icount\.log \| 2026-11-25T12:00:00Z \| QEMU emulator version 7\.2\.19 .* -smp 1 -icount shift=0 \| 1\.00 0\.90 0\.80 on 2 cpus \|$'
 has bench.report-base '^- base \(ours, upstream\): Debian linux-source-6\.12 6\.12\.117-1~deb12u1$'
 has bench.report-registration '^\| register 100 \(batch\) \| 100 ms \| 500 ms \| 0\.20 \|$'
+has bench.report-perf4 '^\| detach 100 \(perf_event_open, 4 processes\) \| 200 ms \| 2 s \| 0\.10 \|$'
+has bench.report-bpf-exit '^\| exit until reaped 100 \(bpftrace-style, BPF on each\) \| 300 ms \| 6 s \| 0\.05 \|$'
+has bench.report-events-trunc '^\| remove all 100 \(kprobe_events, one O_TRUNC open\) \| 50 ms \| 2 s \| 0\.0[23] \|$'
+has bench.report-events-multi '^\| remove all 100 \(kprobe_events, one write of "-:" lines\) \| 60 ms \| 2 s \| 0\.03 \|$'
 has bench.report-wall-clock '^\| k \| 1350 \[1200-1500\] \| 2700 \[2400-3000\] \| 0\.50 \|$'
 has bench.report-history '^\| \[2026-11-20T1000Z-x86_64\]\(bench/2026-11-20T1000Z-x86_64/\) \| 111111111111 \| x86_64 \| workbench \| 0\.55 \| 0\.55 \| - \| 0\.90 '
 expect_rc bench.report-up-to-date 0 rep --check
