@@ -23,7 +23,7 @@
 #include <linux/string.h>
 #include <linux/linkage.h>
 #include <linux/workqueue.h>
-/* kretprobe_pools_released, exported for the KUnit suites only */
+/* kretprobe_pool_released(), exported for the KUnit suites only */
 #include "../kernel/kprobes_internal.h"
 #ifdef CONFIG_X86
 #include <asm/ibt.h>
@@ -544,7 +544,9 @@ static long krt_add_here(void *arg)
 static void krt_test_pool_home(struct kunit *test)
 {
 	static struct kretprobe rp;
-	int released, cpu, n = 0;
+	unsigned int since;
+	const void *pool;
+	int cpu, n = 0;
 
 	krt_init(&rp, krt_add, krt_entry, krt_add_ret, 4);
 	KUNIT_ASSERT_EQ(test, register_kretprobe(&rp), 0);
@@ -554,10 +556,11 @@ static void krt_test_pool_home(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, atomic_read(&krt_returns), n);
 	KUNIT_EXPECT_EQ(test, rp.nmissed, 0);
-	released = atomic_read(&kretprobe_pools_released);
+	pool = rp.pool;
+	since = kretprobe_pools_released();
 	unregister_kretprobe(&rp);
 	/* no call in flight: the pool goes with the unregistration */
-	KUNIT_EXPECT_EQ(test, atomic_read(&kretprobe_pools_released), released + 1);
+	KUNIT_EXPECT_TRUE(test, kretprobe_pool_released(pool, since));
 	KUNIT_EXPECT_EQ(test, atomic_read(&krt_bad), 0);
 }
 
