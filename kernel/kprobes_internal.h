@@ -46,8 +46,9 @@ int kprobe_module_text_left(struct module *mod, struct module *found,
 bool kprobe_registered(struct kprobe *p);
 
 #if IS_ENABLED(CONFIG_KUNIT)
-/* kretprobe pools released (kernel/kretprobes.c), for the KUnit suite */
-extern atomic_t kretprobe_pools_released;
+/* Pools released, and was this one among them (kernel/kretprobes.c)? */
+unsigned int kretprobe_pools_released(void);
+bool kretprobe_pool_released(const void *pool, unsigned int since);
 #endif
 
 /* kprobe_unregister_begin_many() of the kretprobes' entry probes */

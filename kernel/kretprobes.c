@@ -58,12 +58,73 @@ struct kretprobe_pool {
 
 #if IS_ENABLED(CONFIG_KUNIT)
 /*
- * Pools released: every instance came home and objpool_fini() ran.  The
- * KUnit suite counts them to see that none is left behind (a spare that
- * does not go back keeps its pool forever).
+ * The last pools released (every instance came home and objpool_fini()
+ * ran), for the KUnit suite to see that a pool is not left behind: a
+ * spare that does not go back keeps its pool forever.  Other pools, of
+ * earlier cases whose instances slept, may be released meanwhile, hence
+ * a few and not one.  The addresses are only compared.
  */
-atomic_t kretprobe_pools_released = ATOMIC_INIT(0);
+#define KRETPROBE_RELEASED_LAST	16
+static struct {
+	const void *pool;
+	unsigned int seq;
+} kretprobe_released[KRETPROBE_RELEASED_LAST];
+static DEFINE_SPINLOCK(kretprobe_released_lock);
+static unsigned int kretprobe_released_seq;
+
+static void kretprobe_note_released(const void *pool)
+{
+	unsigned long flags;
+	unsigned int i;
+
+	spin_lock_irqsave(&kretprobe_released_lock, flags);
+	i = ++kretprobe_released_seq % KRETPROBE_RELEASED_LAST;
+	kretprobe_released[i].pool = pool;
+	kretprobe_released[i].seq = kretprobe_released_seq;
+	spin_unlock_irqrestore(&kretprobe_released_lock, flags);
+}
+
+/**
+ * kretprobe_pools_released() - how many kretprobe pools were released
+ *
+ * For the KUnit suite only.
+ *
+ * Return: the count so far, for kretprobe_pool_released().
+ */
+unsigned int kretprobe_pools_released(void)
+{
+	return READ_ONCE(kretprobe_released_seq);
+}
 EXPORT_SYMBOL_IF_KUNIT(kretprobe_pools_released);
+
+/**
+ * kretprobe_pool_released() - was a kretprobe pool released lately
+ * @pool: the pool (compared only: it may be freed)
+ * @since: kretprobe_pools_released() before
+ *
+ * For the KUnit suite only.
+ *
+ * Return: whether @pool is among the last pools released after @since.
+ */
+bool kretprobe_pool_released(const void *pool, unsigned int since)
+{
+	unsigned long flags;
+	bool found = false;
+	int i;
+
+	spin_lock_irqsave(&kretprobe_released_lock, flags);
+	for (i = 0; i < KRETPROBE_RELEASED_LAST; i++)
+		if (kretprobe_released[i].pool == pool &&
+		    (int)(kretprobe_released[i].seq - since) > 0)
+			found = true;
+	spin_unlock_irqrestore(&kretprobe_released_lock, flags);
+	return found;
+}
+EXPORT_SYMBOL_IF_KUNIT(kretprobe_pool_released);
+#else
+static inline void kretprobe_note_released(const void *pool)
+{
+}
 #endif
 
 static void kretprobe_pool_free_rcu(struct rcu_head *head)
@@ -76,9 +137,7 @@ static int kretprobe_pool_release(struct objpool_head *objs, void *context)
 {
 	struct kretprobe_pool *pool = context;
 
-#if IS_ENABLED(CONFIG_KUNIT)
-	atomic_inc(&kretprobe_pools_released);
-#endif
+	kretprobe_note_released(pool);
 	/*
 	 * This may run from the reaper's irq_work, which touches its
 	 * irq_work after calling it: free after a grace period.

@@ -916,8 +916,9 @@ static __always_inline int kprobe_enter_pre(struct kprobe *sp,
  * gone since (its last probe with a post_handler unregistered on another
  * CPU), so it is read once here and a site without one runs nothing.
  */
-static __always_inline void kprobe_run_post(struct kprobe *sp,
-					    struct pt_regs *regs)
+static __always_inline void __kprobe_run_post(struct kprobe *sp,
+					      struct pt_regs *regs,
+					      struct kprobe *after)
 {
 	struct kprobe *p = READ_ONCE(sp->single);
 	kprobe_post_handler_t post;
@@ -926,13 +927,37 @@ static __always_inline void kprobe_run_post(struct kprobe *sp,
 		if (p->post_handler) {
 			__this_cpu_write(current_kprobe, p);
 			p->post_handler(p, regs, 0);
-			__this_cpu_write(current_kprobe, sp);
+			__this_cpu_write(current_kprobe, after);
+		} else if (after != sp) {
+			__this_cpu_write(current_kprobe, after);
 		}
 		return;
 	}
 	post = READ_ONCE(sp->post_handler);
 	if (post)
 		post(sp, regs, 0);
+	if (after != sp)
+		__this_cpu_write(current_kprobe, after);
+}
+
+static __always_inline void kprobe_run_post(struct kprobe *sp,
+					    struct pt_regs *regs)
+{
+	__kprobe_run_post(sp, regs, sp);
+}
+
+/**
+ * kprobe_end_post() - kprobe_run_post(), and the hit is over
+ * @sp: the site's probe, the running probe of this CPU
+ * @regs: the registers after the probed instruction
+ *
+ * kprobe_run_post() followed by reset_current_kprobe(), with one write of
+ * the running probe fewer.
+ */
+static __always_inline void kprobe_end_post(struct kprobe *sp,
+					    struct pt_regs *regs)
+{
+	__kprobe_run_post(sp, regs, NULL);
 }
 
 /* ---------------------------------------------------------------------

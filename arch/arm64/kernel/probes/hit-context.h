@@ -128,17 +128,25 @@ static __always_inline void a64_mask_as_exception(void)
  * What a64_hit_enter() does once everything is masked: user access off,
  * RCU watching (as arm64_enter_el1_dbg() makes it: ct_nmi_enter(), which
  * nests anywhere), lockdep told.  The post copy's trampoline comes here
- * straight: it runs with everything masked since the BRK.
+ * straight: it runs with everything masked since the BRK, and knows the
+ * probed code's PAN (@pan, as a saved PSTATE has it) from the BRK.
+ * @ctx needs no initialization (callers may declare it __uninitialized).
  */
-static __always_inline void a64_hit_enter_masked(struct a64_hit_ctx *ctx)
+static __always_inline void __a64_hit_enter_masked(struct a64_hit_ctx *ctx,
+						   u64 pan)
 {
-	ctx->pan = a64_pan_now();
-	a64_uaccess_off(ctx->pan);
+	ctx->pan = pan;
+	a64_uaccess_off(pan);
 	/* lockdep's calls too need RCU watching */
 	ctx->rcu = a64_rcu_not_watching();
 	if (unlikely(ctx->rcu))
 		ct_nmi_enter();
 	ctx->lockdep = kprobe_lockdep_irqs_off();
+}
+
+static __always_inline void a64_hit_enter_masked(struct a64_hit_ctx *ctx)
+{
+	__a64_hit_enter_masked(ctx, a64_pan_now());
 }
 
 /**

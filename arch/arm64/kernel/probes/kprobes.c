@@ -561,22 +561,26 @@ __visible notrace void a64_step_callback(struct pt_regs *regs)
 {
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
 	struct kprobe *p = kcb->probe;
-	struct a64_hit_ctx ctx;
+	struct a64_hit_ctx ctx __uninitialized;
 
-	if (system_uses_irq_prio_masking())
+	if (system_uses_irq_prio_masking()) {
 		write_sysreg_s(A64_ENTRY_PMR, SYS_ICC_PMR_EL1);
-	a64_hit_enter_masked(&ctx);
+		regs->pmr_save = kcb->saved_pmr;
+	}
+	/*
+	 * The copy ran with the PAN (and TTBR0) the BRK's exception return
+	 * gave it, the probed code's, which the BRK saved in its PSTATE: a
+	 * copy cannot change them (MSR is refused, decode-insn.c).
+	 */
+	__a64_hit_enter_masked(&ctx, kcb->post_pstate & PSR_PAN_BIT);
 	instruction_pointer_set(regs, p->ainsn.api.restore);
 	/* the frame record the trampoline linked: unwinders see the pc */
 	regs->stackframe[1] = p->ainsn.api.restore;
 	regs->pstate = kcb->post_pstate | (regs->pstate & PSR_NZCV_MASK);
-	if (system_uses_irq_prio_masking())
-		regs->pmr_save = kcb->saved_pmr;
 	a64_regs_not_syscall(regs);
 	kcb->probe = NULL;
 	kcb->status = KPROBE_HIT_SSDONE;
-	kprobe_run_post(p, regs);
-	reset_current_kprobe();
+	kprobe_end_post(p, regs);
 	a64_hit_leave(&ctx, true);
 	/*
 	 * The ERET puts PSTATE.PAN back from the saved bit; an ARMv8.0 CPU

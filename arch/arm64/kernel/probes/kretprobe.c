@@ -44,7 +44,7 @@ NOKPROBE_SYMBOL(arch_kretprobe_hijack);
  */
 __visible unsigned long kretprobe_arm64_return(struct pt_regs *regs)
 {
-	struct a64_hit_ctx ctx;
+	struct a64_hit_ctx ctx __uninitialized;
 	unsigned long ret;
 
 	a64_hit_enter(&ctx);

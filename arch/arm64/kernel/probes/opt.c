@@ -105,7 +105,7 @@ static DEFINE_PER_CPU(struct opt_exit, opt_exit);
 unsigned long a64_optprobe_hit(struct optimized_kprobe *op,
 			       struct pt_regs *regs)
 {
-	struct a64_hit_ctx ctx;
+	struct a64_hit_ctx ctx __uninitialized;
 	struct kprobe *p;
 	int moved = 0;
 

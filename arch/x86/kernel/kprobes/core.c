@@ -1051,8 +1051,7 @@ __visible notrace void kprobe_x86_step_callback(struct pt_regs *regs)
 	regs->ip = (unsigned long)p->addr + p->ainsn.len;
 	regs->flags |= kcb->flags;
 	kcb->status = KPROBE_HIT_SSDONE;
-	kprobe_run_post(p, regs);
-	reset_current_kprobe();
+	kprobe_end_post(p, regs);
 	kprobe_lockdep_irqs_on(lockdep);
 	if (unlikely(rcu))
 		ct_nmi_exit();

@@ -93,15 +93,17 @@ static int by_perf(int n)
 }
 
 /* what a child of perf4 or bpf says through its pipe */
+/* @sent: when it was sent (CLOCK_MONOTONIC is one clock for all) */
 struct msg {
 	int ret;
 	int done;
 	long long hits;
+	unsigned long long sent;
 };
 
 static int send_msg(int fd, int ret, int done, long long hits)
 {
-	struct msg m = { ret, done, hits };
+	struct msg m = { ret, done, hits, kpg_now_ns() };
 
 	return write(fd, &m, sizeof(m)) == sizeof(m) ? 0 : -1;
 }
@@ -385,8 +387,12 @@ static int by_bpf(int n)
 	} else {
 		ret = ret ? ret : EPIPE;
 	}
-	/* from the child's last word (it exits right after) until reaped */
-	t1 = kpg_now_ns();
+	/*
+	 * From the child's last word (it exits right after) until reaped,
+	 * timed from when the child sent it: this process may run only once
+	 * the child has gone.
+	 */
+	t1 = m.sent ? m.sent : kpg_now_ns();
 	waitpid(pid, NULL, 0);
 	ex = kpg_now_ns() - t1;
 	total = kpg_now_ns() - t0;

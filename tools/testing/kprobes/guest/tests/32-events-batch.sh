@@ -27,28 +27,38 @@ add_events() {
 removals() { for i in $(seq 12); do echo "-:kpb/e$i"; done; }
 # nsync CMD...: NSYNC= the synchronize_rcu() calls this shell makes while
 # CMD runs (the function tracer on synchronize_rcu, for this pid only:
-# CMD must be a builtin or function, not a subshell)
+# CMD must be a builtin or function, not a subshell).  In a trace
+# instance of its own, whose buffer the removal of events does not reset.
+I=$KP_TR/instances/kpbatch
+mkdir -p $I
 nsync() {
-	echo 0 > $KP_TR/tracing_on
-	echo synchronize_rcu > $KP_TR/set_ftrace_filter
-	echo $$ > $KP_TR/set_ftrace_pid
-	echo function > $KP_TR/current_tracer
-	echo > $KP_TR/trace
-	echo 1 > $KP_TR/tracing_on
+	echo 0 > $I/tracing_on
+	echo synchronize_rcu > $I/set_ftrace_filter
+	echo $$ > $I/set_ftrace_pid
+	echo function > $I/current_tracer
+	echo > $I/trace
+	echo 1 > $I/tracing_on
 	"$@"
-	echo 0 > $KP_TR/tracing_on
-	NSYNC=$(grep -c ': synchronize_rcu <-' $KP_TR/trace)
-	echo nop > $KP_TR/current_tracer
-	echo > $KP_TR/set_ftrace_filter
-	echo > $KP_TR/set_ftrace_pid
-	echo 1 > $KP_TR/tracing_on
+	echo 0 > $I/tracing_on
+	NSYNC=$(grep -c ': synchronize_rcu <-' $I/trace)
+	echo nop > $I/current_tracer
+	echo > $I/set_ftrace_filter
+	echo > $I/set_ftrace_pid
 }
 # one write of all removal lines (a shell builtin: this pid writes)
 remove_all() { printf '%s\n' $(removals) >> $ev; }
 truncate_events() { : > $1; }
 
+# enable_all, disable_all: every kpb/eN once on and off (an event that
+# was ever enabled resets the trace buffers when it goes: one more
+# grace period each, which the batch pays once)
+enable_all() { for i in $(seq 12); do echo 1 > $KP_TR/events/kpb/e$i/enable; done; }
+disable_all() { for i in $(seq 12); do echo 0 > $KP_TR/events/kpb/e$i/enable; done; }
+
 # --- several removals in one write
 check batch.add add_events
+enable_all
+disable_all
 nsync remove_all
 n=$NSYNC; echo "  synchronize_rcu() calls: $n"
 gone=1
@@ -56,14 +66,16 @@ for i in $(seq 12); do has_event e$i && gone=0; done
 expect_eq batch.write-removes "$gone" 1
 expect_eq batch.write-unregisters "$(listed kp_target_func) $(listed kp_target_fallible)" "0 0"
 if ours; then
-	# one unregister_kprobes() for the batch (and at most a few waits
-	# elsewhere), where one by one it would be 12
+	# one unregister_kprobes() and one buffer reset for the batch, where
+	# one by one it would be 24
 	if [ "$n" -ge 1 ] && [ "$n" -le 3 ]; then pass batch.write-one-grace-period; else
 		fail batch.write-one-grace-period "($n synchronize_rcu() calls for 12 events)"; fi
 fi
 
 # --- the truncating open clears them, the same way
 add_events
+enable_all
+disable_all
 nsync truncate_events $ev
 n=$NSYNC; echo "  synchronize_rcu() calls: $n"
 expect_eq batch.clear-removes "$(grep -c '^[pr][0-9]*:kpb/' $ev)" 0
@@ -137,4 +149,5 @@ echo 'p:kpb/d1 kp_target_func' >> $de
 echo 'p:kpb/d2 kp_target_fallible' >> $de
 : > $de
 expect_eq batch.dynevents-clear "$(grep -c 'kpb/' $de) $(listed kp_target_func) $(listed kp_target_fallible)" "0 0 0"
+rmdir $I
 rmmod kp_target
