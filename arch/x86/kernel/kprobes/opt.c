@@ -508,16 +508,13 @@ NOKPROBE_SYMBOL(kprobe_opt_x86_redirect);
  * calls kprobe_opt_x86_redirect() (so that nothing here lives across the
  * handler call).
  */
-__visible notrace int kprobe_opt_x86_callback(struct pt_regs *regs,
-					      struct optimized_kprobe *op)
+static __always_inline int opt_hit(struct pt_regs *regs,
+				   struct optimized_kprobe *op)
 {
-	bool rcu = !kprobe_rcu_watching();
 	struct kprobe *p;
 	bool lockdep;
 	int ret = 0;
 
-	if (unlikely(rcu))
-		ct_nmi_enter();
 	/*
 	 * NULL: retired.  A disabled site is unoptimized at once; a task
 	 * that was preempted in the detour before may still come here, and
@@ -531,9 +528,29 @@ __visible notrace int kprobe_opt_x86_callback(struct pt_regs *regs,
 		kprobe_lockdep_irqs_on(lockdep);
 		reset_current_kprobe();
 	}
-	if (unlikely(rcu))
-		ct_nmi_exit();
 	return ret;
+}
+
+/* A hit where RCU is not watching: out of line, off the common path. */
+static noinline int opt_hit_rcu_idle(struct pt_regs *regs,
+				     struct optimized_kprobe *op)
+{
+	int ret;
+
+	ct_nmi_enter();
+	ret = opt_hit(regs, op);
+	ct_nmi_exit();
+	return ret;
+}
+
+NOKPROBE_SYMBOL(opt_hit_rcu_idle);
+
+__visible notrace int kprobe_opt_x86_callback(struct pt_regs *regs,
+					      struct optimized_kprobe *op)
+{
+	if (unlikely(!kprobe_rcu_watching()))
+		return opt_hit_rcu_idle(regs, op);
+	return opt_hit(regs, op);
 }
 
 NOKPROBE_SYMBOL(kprobe_opt_x86_callback);
