@@ -906,16 +906,7 @@ static __always_inline int kprobe_enter_pre(struct kprobe *sp,
 	return sp->pre_handler ? sp->pre_handler(sp, regs) : 0;
 }
 
-/**
- * kprobe_run_post() - run the post_handler(s) of a site
- * @sp: the site's probe, the running probe of this CPU
- * @regs: the registers after the probed instruction
- *
- * Like kprobe_run_pre(), for the post_handlers.  Callers look at
- * @sp->post_handler first to decide whether to step at all; it may be
- * gone since (its last probe with a post_handler unregistered on another
- * CPU), so it is read once here and a site without one runs nothing.
- */
+/* kprobe_run_post(), leaving @after as this CPU's running probe */
 static __always_inline void __kprobe_run_post(struct kprobe *sp,
 					      struct pt_regs *regs,
 					      struct kprobe *after)
@@ -940,6 +931,16 @@ static __always_inline void __kprobe_run_post(struct kprobe *sp,
 		__this_cpu_write(current_kprobe, after);
 }
 
+/**
+ * kprobe_run_post() - run the post_handler(s) of a site
+ * @sp: the site's probe, the running probe of this CPU
+ * @regs: the registers after the probed instruction
+ *
+ * Like kprobe_run_pre(), for the post_handlers.  Callers look at
+ * @sp->post_handler first to decide whether to step at all; it may be
+ * gone since (its last probe with a post_handler unregistered on another
+ * CPU), so it is read once here and a site without one runs nothing.
+ */
 static __always_inline void kprobe_run_post(struct kprobe *sp,
 					    struct pt_regs *regs)
 {

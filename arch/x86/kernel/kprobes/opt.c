@@ -484,30 +484,7 @@ __visible notrace void kprobe_opt_x86_redirect(struct pt_regs *regs)
 
 NOKPROBE_SYMBOL(kprobe_opt_x86_redirect);
 
-/**
- * kprobe_opt_x86_callback() - run an optimized probe's handlers
- * @regs: the registers at the probed address, laid by the trampoline
- *	under its return address (the buffer's copy of the region)
- * @op: the probe's op, which the trampoline read from the buffer
- *
- * The trampoline calls it with interrupts disabled, which makes the
- * call an RCU-sched read-side critical section: a site retired by an
- * unregistration stays valid until we return, as its release waits for
- * a grace period.  That needs RCU to be watching, which it is not where
- * probed code runs between ct_idle_enter() and ct_idle_exit() (noinstr
- * text is refused, but what it calls with instrumentation_begin() is
- * not): there the synchronize_rcu() of an unregistration would not wait
- * for us, and the handlers are promised RCU watching on every path.  As
- * kprobe_x86_step_callback() does, and as the int3 entry would
- * (irqentry_nmi_enter()), RCU is made to watch with ct_nmi_enter()
- * before anything of the site is read (interrupts are off, as that
- * needs).  Lockdep is told that interrupts are off while the handlers
- * run (the trampoline's cli is not an exception entry).
- *
- * Return: nonzero when a pre_handler set regs->ip: the trampoline then
- * calls kprobe_opt_x86_redirect() (so that nothing here lives across the
- * handler call).
- */
+/* The hit itself, with RCU watching (kprobe_opt_x86_callback()). */
 static __always_inline int opt_hit(struct pt_regs *regs,
 				   struct optimized_kprobe *op)
 {
@@ -545,6 +522,30 @@ static noinline int opt_hit_rcu_idle(struct pt_regs *regs,
 
 NOKPROBE_SYMBOL(opt_hit_rcu_idle);
 
+/**
+ * kprobe_opt_x86_callback() - run an optimized probe's handlers
+ * @regs: the registers at the probed address, laid by the trampoline
+ *	under its return address (the buffer's copy of the region)
+ * @op: the probe's op, which the trampoline read from the buffer
+ *
+ * The trampoline calls it with interrupts disabled, which makes the
+ * call an RCU-sched read-side critical section: a site retired by an
+ * unregistration stays valid until we return, as its release waits for
+ * a grace period.  That needs RCU to be watching, which it is not where
+ * probed code runs between ct_idle_enter() and ct_idle_exit() (noinstr
+ * text is refused, but what it calls with instrumentation_begin() is
+ * not): there the synchronize_rcu() of an unregistration would not wait
+ * for us, and the handlers are promised RCU watching on every path.  As
+ * kprobe_x86_step_callback() does, and as the int3 entry would
+ * (irqentry_nmi_enter()), RCU is made to watch with ct_nmi_enter()
+ * before anything of the site is read (interrupts are off, as that
+ * needs).  Lockdep is told that interrupts are off while the handlers
+ * run (the trampoline's cli is not an exception entry).
+ *
+ * Return: nonzero when a pre_handler set regs->ip: the trampoline then
+ * calls kprobe_opt_x86_redirect() (so that nothing here lives across the
+ * handler call).
+ */
 __visible notrace int kprobe_opt_x86_callback(struct pt_regs *regs,
 					      struct optimized_kprobe *op)
 {
