@@ -508,9 +508,13 @@ static __always_inline int opt_hit(struct pt_regs *regs,
 	return ret;
 }
 
-/* A hit where RCU is not watching: out of line, off the common path. */
-static noinline int opt_hit_rcu_idle(struct pt_regs *regs,
-				     struct optimized_kprobe *op)
+/*
+ * A hit where RCU is not watching: out of line, off the common path, and
+ * notrace as its caller is: the function tracer must not run here before
+ * ct_nmi_enter() has made RCU watch.
+ */
+static noinline notrace int opt_hit_rcu_idle(struct pt_regs *regs,
+					     struct optimized_kprobe *op)
 {
 	int ret;
 
