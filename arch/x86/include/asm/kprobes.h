@@ -161,14 +161,18 @@ struct arch_optimized_insn {
 
 void kprobe_opt_fix_text(u8 *buf, unsigned long addr, size_t len);
 struct optimized_kprobe;
-__visible int kprobe_opt_x86_callback(struct pt_regs *regs,
-				      struct optimized_kprobe *op);
-__visible void kprobe_opt_x86_redirect(struct pt_regs *regs);
+/*
+ * The trampolines' callbacks are called directly, never through a
+ * pointer: no ENDBR (__noendbr), one instruction less on every hit.
+ */
+__visible __noendbr int
+kprobe_opt_x86_callback(struct optimized_kprobe *op, struct pt_regs *regs);
+__visible __noendbr void kprobe_opt_x86_redirect(struct pt_regs *regs);
 unsigned long kprobe_opt_resume_ip(struct kprobe *p, unsigned long ip);
 #endif
 
 /* Called by kprobe_step_trampoline at the end of a slot's post copy. */
-__visible void kprobe_x86_step_callback(struct pt_regs *regs);
+__visible __noendbr void kprobe_x86_step_callback(struct pt_regs *regs);
 
 /*
  * Per-CPU control block.  @status is one of the KPROBE_* states of

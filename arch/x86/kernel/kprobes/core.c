@@ -1037,7 +1037,8 @@ NOKPROBE_SYMBOL(run_insn);
  * code called between ct_idle_enter() and ct_idle_exit()) the handlers
  * get ct_nmi_enter(), as the second int3's entry would give them.
  */
-__visible notrace void kprobe_x86_step_callback(struct pt_regs *regs)
+__visible __noendbr notrace void
+kprobe_x86_step_callback(struct pt_regs *regs)
 {
 	unsigned long *ret = (unsigned long *)(regs + 1);
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();

@@ -12,7 +12,8 @@
 
 #include "common.h"
 
-__visible unsigned long kretprobe_x86_return(struct pt_regs *regs);
+__visible __noendbr unsigned long
+kretprobe_x86_return(struct pt_regs *regs);
 
 /*
  * At the entry probe point of a function (the int3 or the ftrace call
@@ -65,7 +66,8 @@ bool arch_kretprobe_refused(unsigned long func)
  * other paths does (irqentry_nmi_enter()).  Lockdep learns that
  * interrupts are off, as for the other trampolines.
  */
-__visible notrace unsigned long kretprobe_x86_return(struct pt_regs *regs)
+__visible __noendbr notrace unsigned long
+kretprobe_x86_return(struct pt_regs *regs)
 {
 	unsigned long *slot = (unsigned long *)(regs + 1) +
 			      IS_ENABLED(CONFIG_X86_32);

@@ -473,7 +473,8 @@ NOKPROBE_SYMBOL(kprobe_opt_resume_ip);
  * trampoline laid @regs) becomes regs->ip, or its place in the detour's
  * copy of the region.
  */
-__visible notrace void kprobe_opt_x86_redirect(struct pt_regs *regs)
+__visible __noendbr notrace void
+kprobe_opt_x86_redirect(struct pt_regs *regs)
 {
 	unsigned long *ret = (unsigned long *)(regs + 1);
 	struct optimized_kprobe *op;
@@ -485,8 +486,8 @@ __visible notrace void kprobe_opt_x86_redirect(struct pt_regs *regs)
 NOKPROBE_SYMBOL(kprobe_opt_x86_redirect);
 
 /* The hit itself, with RCU watching (kprobe_opt_x86_callback()). */
-static __always_inline int opt_hit(struct pt_regs *regs,
-				   struct optimized_kprobe *op)
+static __always_inline int opt_hit(struct optimized_kprobe *op,
+				   struct pt_regs *regs)
 {
 	struct kprobe *p;
 	bool lockdep;
@@ -513,13 +514,13 @@ static __always_inline int opt_hit(struct pt_regs *regs,
  * notrace as its caller is: the function tracer must not run here before
  * ct_nmi_enter() has made RCU watch.
  */
-static noinline notrace int opt_hit_rcu_idle(struct pt_regs *regs,
-					     struct optimized_kprobe *op)
+static noinline notrace int opt_hit_rcu_idle(struct optimized_kprobe *op,
+					     struct pt_regs *regs)
 {
 	int ret;
 
 	ct_nmi_enter();
-	ret = opt_hit(regs, op);
+	ret = opt_hit(op, regs);
 	ct_nmi_exit();
 	return ret;
 }
@@ -528,9 +529,9 @@ NOKPROBE_SYMBOL(opt_hit_rcu_idle);
 
 /**
  * kprobe_opt_x86_callback() - run an optimized probe's handlers
+ * @op: the probe's op, which the trampoline read from the buffer
  * @regs: the registers at the probed address, laid by the trampoline
  *	under its return address (the buffer's copy of the region)
- * @op: the probe's op, which the trampoline read from the buffer
  *
  * The trampoline calls it with interrupts disabled, which makes the
  * call an RCU-sched read-side critical section: a site retired by an
@@ -550,12 +551,12 @@ NOKPROBE_SYMBOL(opt_hit_rcu_idle);
  * calls kprobe_opt_x86_redirect() (so that nothing here lives across the
  * handler call).
  */
-__visible notrace int kprobe_opt_x86_callback(struct pt_regs *regs,
-					      struct optimized_kprobe *op)
+__visible __noendbr notrace int
+kprobe_opt_x86_callback(struct optimized_kprobe *op, struct pt_regs *regs)
 {
 	if (unlikely(!kprobe_rcu_watching()))
-		return opt_hit_rcu_idle(regs, op);
-	return opt_hit(regs, op);
+		return opt_hit_rcu_idle(op, regs);
+	return opt_hit(op, regs);
 }
 
 NOKPROBE_SYMBOL(kprobe_opt_x86_callback);

@@ -22,14 +22,15 @@
 #define OPT_OP_BEFORE_COPY	21
 
 /*
- * From the buffer: the callback's second argument, the op, and the
- * probed address + 1 (as after an int3).
+ * From the buffer: the callback's first argument, the op, and the probed
+ * address + 1 (as after an int3).  The pt_regs go second: the handlers
+ * take them second too, so the callback passes them on in place.
  */
-.macro KPROBE_OPT_SET_IP reg, arg
-	mov	-OPT_OP_BEFORE_COPY(\reg), \arg
+.macro KPROBE_OPT_SET_IP reg
+	mov	-OPT_OP_BEFORE_COPY(\reg), %_ASM_ARG1
 	mov	-OPT_IP_BEFORE_COPY(\reg), \reg
 .endm
 
 	.text
 KPROBE_CALLED_TRAMPOLINE kprobe_opt_trampoline, kprobe_opt_x86_callback, \
-			 KPROBE_OPT_SET_IP, kprobe_opt_x86_redirect
+			 KPROBE_OPT_SET_IP, kprobe_opt_x86_redirect, %_ASM_ARG2

@@ -17,7 +17,7 @@
 #include "trampoline_regs.S"
 
 /* The ip is the callback's to set: it knows the probe. */
-.macro KPROBE_STEP_IP reg, arg
+.macro KPROBE_STEP_IP reg
 .endm
 
 	.text

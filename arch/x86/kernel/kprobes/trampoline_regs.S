@@ -57,14 +57,15 @@
 .endm
 
 /*
- * KPROBE_CALLED_TRAMPOLINE name, callback, set_ip, redirect: a trampoline
- * that generated code (a detour buffer, an instruction slot) calls in
- * place of the probed code's next instruction.  Under the return address
- * it lays a struct pt_regs as the registers stood at the call (sp: above
- * the return address; ip: the return address given to the macro
- * \set_ip, which may turn it into another address in place, and may load
- * the callback's second argument into the register it is given), calls
- * \callback(regs, ...) with interrupts off, and when \redirect is given
+ * KPROBE_CALLED_TRAMPOLINE name, callback, set_ip, redirect, regs: a
+ * trampoline that generated code (a detour buffer, an instruction slot)
+ * calls in place of the probed code's next instruction.  Under the return
+ * address it lays a struct pt_regs as the registers stood at the call
+ * (sp: above the return address; ip: the return address given to the
+ * macro \set_ip in a scratch register, which it may turn into another
+ * address in place), calls \callback with interrupts off and the pt_regs
+ * in the argument register \regs (the first by default; \set_ip may
+ * load another argument into the other one), and when \redirect is given
  * and the callback returned nonzero, \redirect(regs); restores every
  * register and the flags (a callback may change any of them) and returns
  * to the return address, which the callbacks may have replaced (it is the
@@ -80,7 +81,7 @@
  * x86-64 ABI 3.4.1, i386 ABI likewise), would run every rep movs/stos
  * backwards from its destination.
  */
-.macro KPROBE_CALLED_TRAMPOLINE name, callback, set_ip, redirect
+.macro KPROBE_CALLED_TRAMPOLINE name, callback, set_ip, redirect, regs=%rdi
 SYM_CODE_START(\name)
 	/* Only ever called directly from generated code. */
 	ANNOTATE_NOENDBR
@@ -109,11 +110,11 @@ SYM_CODE_START(\name)
 	movq	$__KERNEL_CS, CS(%rsp)
 	movq	$-1, ORIG_RAX(%rsp)
 	movq	FRAME_SIZE(%rsp), %rax
-	\set_ip %rax, %rsi
+	\set_ip %rax
 	movq	%rax, RIP(%rsp)
 	UNWIND_HINT_REGS
 
-	movq	%rsp, %rdi
+	movq	%rsp, \regs
 	call	\callback
 	.ifnb \redirect
 	testl	%eax, %eax
@@ -176,7 +177,7 @@ _ASM_NOKPROBE(\name)
 .endm
 
 /* As above, regparm(3): the arguments in %eax and %edx. */
-.macro KPROBE_CALLED_TRAMPOLINE name, callback, set_ip, redirect
+.macro KPROBE_CALLED_TRAMPOLINE name, callback, set_ip, redirect, regs=%eax
 SYM_CODE_START(\name)
 	ANNOTATE_NOENDBR
 	pushfl
@@ -192,11 +193,11 @@ SYM_CODE_START(\name)
 	KPROBE_SAVE_SEGS
 	leal	PTREGS_SIZE+4(%esp), %eax
 	movl	%eax, PT_OLDESP(%esp)
-	movl	PTREGS_SIZE(%esp), %eax
-	\set_ip %eax, %edx
-	movl	%eax, PT_EIP(%esp)
+	movl	PTREGS_SIZE(%esp), %ecx
+	\set_ip %ecx
+	movl	%ecx, PT_EIP(%esp)
 
-	movl	%esp, %eax
+	movl	%esp, \regs
 	call	\callback
 	.ifnb \redirect
 	testl	%eax, %eax
