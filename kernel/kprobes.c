@@ -1279,19 +1279,15 @@ EXPORT_SYMBOL_IF_KUNIT(kprobe_module_text_left);
  */
 static int recheck_module(struct module *mod, unsigned long addr)
 {
-	struct module *found = NULL;
-	int ret;
+	int ret = 0;
 
 	lockdep_assert_held(&kprobe_mutex);
 	if (!mod)
 		return 0;
 #ifdef CONFIG_MODULES
 	preempt_disable();
-	found = __module_text_address(addr);
-	ret = kprobe_module_text_left(mod, found, addr);
+	ret = kprobe_module_text_left(mod, __module_text_address(addr), addr);
 	preempt_enable();
-#else
-	ret = 0;
 #endif
 	return ret;
 }

@@ -1470,20 +1470,22 @@ static void kpx_df_clear(struct kunit *test)
 	unregister_kprobe(&kp[0]);
 	kpx_df_expect(test, "post copy");
 
-#ifdef CONFIG_OPTPROBES
-	/* the movl after the std */
+	/*
+	 * The movl after the std: optimized, or without OPTPROBES a
+	 * breakpoint's pre_handler, which must see DF clear as well.
+	 */
 	kp[1].addr = (kprobe_opcode_t *)(kpx_body(kpx_df_opt) + 1);
 	kp[1].pre_handler = kpx_df_pre;
 	KUNIT_ASSERT_EQ(test, register_kprobe(&kp[1]), 0);
 	wait_for_kprobe_optimizer();
-	KUNIT_EXPECT_TRUE(test, kpx_optimized(&kp[1]));
+	KUNIT_EXPECT_EQ(test, kpx_optimized(&kp[1]), IS_ENABLED(CONFIG_OPTPROBES));
 	traps = kprobe_int3_hits();
 	KUNIT_EXPECT_EQ(test, kpx_df_opt(1), 8);
-	KUNIT_EXPECT_EQ(test, kprobe_int3_hits() - traps, 0UL);
+	KUNIT_EXPECT_EQ(test, kprobe_int3_hits() - traps,
+			IS_ENABLED(CONFIG_OPTPROBES) ? 0UL : 1UL);
 	KUNIT_EXPECT_EQ(test, atomic_read(&kpx_dfs.hits), 1);
 	unregister_kprobe(&kp[1]);
-	kpx_df_expect(test, "optimized");
-#endif
+	kpx_df_expect(test, IS_ENABLED(CONFIG_OPTPROBES) ? "optimized" : "int3");
 }
 
 /*
@@ -1610,8 +1612,10 @@ static void kpx_reading_reentry(struct kunit *test)
  * make it, with ct_nmi_enter()).  Failed before: rcu_is_watching()
  * false in both handlers, where an unregistration's synchronize_rcu()
  * would not have waited for them.  The post copy's callback has done
- * it since it came (kpx_post_copy tests it).
+ * it since it came (kpx_post_copy tests it).  Without OPTPROBES the
+ * probe is a breakpoint, whose entry makes RCU watch.
  */
+#ifdef CONFIG_CONTEXT_TRACKING_IDLE
 static struct {
 	atomic_t hits;
 	bool rcu_off;
@@ -1630,7 +1634,6 @@ static int kpx_idle_pre(struct kprobe *p, struct pt_regs *regs)
 	return 0;
 }
 
-#ifdef CONFIG_CONTEXT_TRACKING_IDLE
 static noinline __used __noipa void kpx_idle_enter(void)
 {
 	ct_idle_enter();
@@ -1648,19 +1651,19 @@ static int kpx_idle_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 static void kpx_rcu_idle(struct kunit *test)
 {
 #ifdef CONFIG_CONTEXT_TRACKING_IDLE
-	struct kprobe *kp __maybe_unused;
+	struct kprobe *kp;
 	struct kretprobe *rp __maybe_unused;
-	int v __maybe_unused;
+	int v;
 
 	memset(&kpx_idle, 0, sizeof(kpx_idle));
-#ifdef CONFIG_OPTPROBES
+	/* optimized; without OPTPROBES, the breakpoint's pre_handler */
 	kp = kunit_kzalloc(test, sizeof(*kp), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, kp);
 	kp->symbol_name = "kpx_opt";
 	kp->pre_handler = kpx_idle_pre;
 	KUNIT_ASSERT_EQ(test, register_kprobe(kp), 0);
 	wait_for_kprobe_optimizer();
-	KUNIT_EXPECT_TRUE(test, kpx_optimized(kp));
+	KUNIT_EXPECT_EQ(test, kpx_optimized(kp), IS_ENABLED(CONFIG_OPTPROBES));
 	local_irq_disable();
 	ct_idle_enter();
 	v = kpx_opt(2);
@@ -1670,8 +1673,7 @@ static void kpx_rcu_idle(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, v, 9);
 	KUNIT_EXPECT_EQ(test, atomic_read(&kpx_idle.hits), 1);
 	KUNIT_EXPECT_FALSE_MSG(test, READ_ONCE(kpx_idle.rcu_off),
-			       "optimized: RCU not watching");
-#endif
+			       "pre_handler: RCU not watching");
 #ifdef CONFIG_KRETPROBES
 	rp = kunit_kzalloc(test, sizeof(*rp), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, rp);
