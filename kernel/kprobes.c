@@ -55,6 +55,7 @@
 #include <linux/bitmap.h>
 #include <linux/uaccess.h>
 #include <linux/fault-inject.h>
+#include <kunit/static_stub.h>
 #include <kunit/visibility.h>
 #include <asm/sections.h>
 #include <asm/cacheflush.h>
@@ -941,6 +942,8 @@ static bool within_blacklisted_copy(unsigned long addr)
  */
 bool within_kprobe_blacklist(unsigned long addr)
 {
+	/* a test of what lies past the blacklist (kprobes_arm64) */
+	KUNIT_STATIC_STUB_REDIRECT(within_kprobe_blacklist, addr);
 	if (arch_within_kprobe_blacklist(addr))
 		return true;
 	if (within_blacklist_entries(addr))
