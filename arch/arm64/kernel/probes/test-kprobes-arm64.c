@@ -110,8 +110,14 @@ static void kpa64_post(struct kprobe *p, struct pt_regs *regs,
 		       unsigned long flags)
 {
 	kpa64_post_hits++;
-	/* as in a BRK handler (lockdep_hardirqs_enabled(): lockdep builds) */
-	if (!irqs_disabled() || lockdep_hardirqs_enabled() ||
+	/*
+	 * As in a BRK handler.  Whether lockdep was told is checked only
+	 * with CONFIG_TRACE_IRQFLAGS (the lockdep kernel of make stress
+	 * DEBUG=1): elsewhere lockdep_hardirqs_enabled() is a constant 0.
+	 * irqs_disabled() is checked in every config.
+	 */
+	if (!irqs_disabled() ||
+	    (IS_ENABLED(CONFIG_TRACE_IRQFLAGS) && lockdep_hardirqs_enabled()) ||
 	    kprobe_running() != p)
 		kpa64_bad_post++;
 }
@@ -696,7 +702,9 @@ static void kpa64_pc_post(struct kprobe *p, struct pt_regs *regs,
 	kpa64_pc.pc = instruction_pointer(regs);
 	kpa64_pc.x0 = regs->regs[0];
 	kpa64_pc.irqs_off_in_regs = !interrupts_enabled(regs);
-	if (!irqs_disabled() || lockdep_hardirqs_enabled() ||
+	/* lockdep told: CONFIG_TRACE_IRQFLAGS only, as in kpa64_post() */
+	if (!irqs_disabled() ||
+	    (IS_ENABLED(CONFIG_TRACE_IRQFLAGS) && lockdep_hardirqs_enabled()) ||
 	    kprobe_running() != p || (regs->pstate & PSR_BTYPE_MASK))
 		kpa64_pc.bad++;
 	if (kpa64_pc.mode == 1)
