@@ -25,18 +25,25 @@
 #    report's stress and archcheck sections on crafted stored runs
 #    (selftest/stress/, selftest/archcheck/).
 #
-# One "SELFTEST <name> PASS|FAIL [why]" line per check; exit 1 if any
-# failed.  Quick (seconds), so make check runs it first.
+# One "SELFTEST <name> PASS|FAIL [why]" line per check, then, at the very
+# end only, "SELFTEST completed PASS (N checks, N failed)": the inventory
+# expects it, so a self-test that died or exited halfway fails make check.
+# Exit 1 if any failed.  Quick (seconds), so make check runs it first.
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
 ST=$KP_TOOLS/selftest
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 nfail=0
-ok() { echo "SELFTEST $1 PASS"; }
+nchecks=0
+ok() {
+	echo "SELFTEST $1 PASS"
+	nchecks=$((nchecks + 1))
+}
 bad() {
 	echo "SELFTEST $1 FAIL ${2:-}"
 	nfail=$((nfail + 1))
+	nchecks=$((nchecks + 1))
 }
 # expect NAME WANT_RC CMD...: CMD's exit status must be WANT_RC (0 or 1)
 expect_rc() {
@@ -309,4 +316,6 @@ has report.archcheck-closing '^Closing line: `archcheck: 23 passed, 2 failed`$'
 # stored results make (nobody edited them by hand)
 expect_rc bench.repository-report-up-to-date 0 br report --check
 
+# Reached the end (nothing may follow this line).
+echo "SELFTEST completed PASS ($nchecks checks, $nfail failed)"
 [ $nfail = 0 ]
