@@ -47,18 +47,20 @@ either flavour: update from either rewrites its cases for both.
 
   inventory.py check --flavour F --arches "A B" RESULTS
       Appends to RESULTS one "INVENTORY ARCH:KIND:NAME FAIL (why)" line
-      per case expected there that did not run, per case that ran but is
-      not listed, and per skip the inventory does not allow; then prints
-      the skipped cases, the failed ones and the closing line
-      "N passed, N failed, N skipped".  Exit 1 unless 0 failed and at
-      least one passed.
+      ("KIND:NAME" for a result about the run) per case expected there
+      that did not run, per case that ran but is not listed, per kind it
+      does not know, per count that is not the inventory's, and per skip
+      the inventory does not allow; then prints the skipped cases, the
+      failed ones and the closing line "N passed, N failed, N skipped".
+      Exit 1 unless 0 failed and at least one passed.
   inventory.py update [--flavour F] [--drop PATTERN]... RESULTS...
       Rewrites the inventory from what the RESULTS files (of make check:
       build/check-FLAVOUR.results) ran: for each flavour, architecture
       (or none) and kind present in them, the cases listed there become
-      exactly those that ran, and a counted kind's N their number.  Allowed skips and their reasons are kept; a case
-      that skipped without permission is listed as must-run (the next
-      check fails on it until someone writes down why it may skip).
+      exactly those that ran, and a counted kind's N their number.
+      Allowed skips and their reasons are kept; a case that skipped
+      without permission is listed as must-run (the next check fails on
+      it until someone writes down why it may skip).
       A case the inventory lists and the run did not run is dropped only
       when a --drop PATTERN (a shell glob on "KIND NAME" or on NAME)
       names it: otherwise update lists those cases, writes nothing and
