@@ -3,6 +3,7 @@
 #
 #   make demo     build the x86_64 kernel and show kprobes at work in QEMU
 #   make check    the tests: KUnit, guest tests, checkpatch, sparse
+#   make matrix   the other configurations, each built and booted (long)
 #   make shell    a shell in the same guest
 #   make series   export the work as a git format-patch series
 #   make lint     that series through checkpatch --strict (seconds)
@@ -27,12 +28,12 @@ ARCHES := x86_64 arm64
 endif
 DEMO_ARCH := $(firstword $(if $(filter command line,$(origin ARCH)),$(ARCH),x86_64))
 
-.PHONY: all demo check shell series series-check lint bench report stress archcheck deps stage build kunit itest clean distclean help
+.PHONY: all demo check matrix shell series series-check lint bench report stress archcheck deps stage build kunit itest clean distclean help
 
 all: help
 
 help:
-	@sed -n '3,15p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,17p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	ARCHES="$(ARCHES)" $(T)/deps.sh
@@ -62,6 +63,11 @@ shell:
 
 check:
 	FLAVOUR=$(FLAVOUR) ARCHES="$(ARCHES)" $(T)/check.sh
+
+# The config matrix in full: make check compiles its variants, this
+# builds and boots each (a kernel build per variant and architecture).
+matrix: deps
+	FLAVOUR=$(FLAVOUR) ARCHES="$(ARCHES)" $(T)/matrix.sh
 
 series: deps
 	$(T)/series.sh

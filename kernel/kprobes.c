@@ -55,6 +55,7 @@
 #include <linux/bitmap.h>
 #include <linux/uaccess.h>
 #include <linux/fault-inject.h>
+#include <kunit/static_stub.h>
 #include <kunit/visibility.h>
 #include <asm/sections.h>
 #include <asm/cacheflush.h>
@@ -336,6 +337,7 @@ struct dying_slot {
 };
 
 static void slot_reaper(struct work_struct *work);
+static void slot_unlink_hook(struct slot_cache *c, struct slot_page *sp);
 
 #ifndef KPROBE_INSN_SLOT_SIZE
 #define KPROBE_INSN_SLOT_SIZE	(MAX_INSN_SIZE * sizeof(kprobe_opcode_t))
@@ -540,6 +542,7 @@ static void slot_reaper(struct work_struct *work)
 	list_for_each_entry_safe(sp, sptmp, &c->pages, list) {
 		if (sp->used)
 			continue;
+		slot_unlink_hook(c, sp);
 		/*
 		 * RCU readers (kernel_text_address() from any unwinder,
 		 * kallsyms) may stand on this page and follow ->list.next
@@ -643,6 +646,112 @@ void free_optinsn_slot(kprobe_opcode_t *slot, int dirty)
 bool is_kprobe_optinsn_slot(unsigned long addr)
 {
 	return slot_in_cache(&optinsn_slots, addr);
+}
+#endif
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/*
+ * For the KUnit test of the slot reaper (lib/test_kprobes.c): it counts
+ * the pages, waits for the reaper, and stands as an RCU reader on a page
+ * at the moment the reaper unlinks it.
+ */
+static void (*insn_unlink_hook)(unsigned long page);
+
+static void slot_unlink_hook(struct slot_cache *c, struct slot_page *sp)
+{
+	void (*hook)(unsigned long page) = READ_ONCE(insn_unlink_hook);
+
+	if (hook && c == &insn_slots)
+		hook((unsigned long)sp->base);
+}
+
+/**
+ * kprobe_insn_slot_pages() - the pages of instruction slots
+ * @per_page: set to how many slots a page has
+ *
+ * For the KUnit suite only.
+ *
+ * Return: how many pages the cache holds now.
+ */
+unsigned int kprobe_insn_slot_pages(unsigned int *per_page)
+{
+	struct slot_page *sp;
+	unsigned int n = 0;
+
+	guard(mutex)(&insn_slots.lock);
+	list_for_each_entry(sp, &insn_slots.pages, list)
+		n++;
+	*per_page = insn_slots.nr_slots;
+	return n;
+}
+EXPORT_SYMBOL_IF_KUNIT(kprobe_insn_slot_pages);
+
+/**
+ * kprobe_insn_slots_reap() - wait until the freed instruction slots are reaped
+ *
+ * For the KUnit suite only.  Every slot given to free_insn_slot() before
+ * the call is free again when it returns, and its page released if it
+ * has no other slot in use.
+ */
+void kprobe_insn_slots_reap(void)
+{
+	flush_work(&insn_slots.reaper);
+}
+EXPORT_SYMBOL_IF_KUNIT(kprobe_insn_slots_reap);
+
+/**
+ * kprobe_insn_unlink_hook() - be called when the reaper unlinks a page
+ * @hook: called with each page of instruction slots the reaper is about
+ *	to unlink from the RCU list (it holds the cache's mutex: @hook must
+ *	not allocate or free slots); NULL: none
+ *
+ * For the KUnit suite only.
+ */
+void kprobe_insn_unlink_hook(void (*hook)(unsigned long page))
+{
+	WRITE_ONCE(insn_unlink_hook, hook);
+}
+EXPORT_SYMBOL_IF_KUNIT(kprobe_insn_unlink_hook);
+
+/**
+ * kprobe_insn_slot_walk() - walk the instruction slot pages as RCU readers do
+ * @page: the page to stop on
+ * @stand: called on @page, inside the RCU read-side critical section
+ * @arg: for @stand
+ *
+ * For the KUnit suite only: the walk goes on from @page by its list
+ * node, as a reader of is_kprobe_insn_slot() or kallsyms standing there
+ * does, whatever @stand waited for meanwhile.
+ *
+ * Return: how many pages the walk met after @page before it came back to
+ * the list's head; -ENOENT when @page is not listed, -ELOOP when the walk
+ * did not come back within a million steps.
+ */
+int kprobe_insn_slot_walk(unsigned long page, void (*stand)(void *arg),
+			  void *arg)
+{
+	struct list_head *pos;
+	struct slot_page *sp;
+	int n = 0;
+
+	guard(rcu)();
+	list_for_each_entry_rcu(sp, &insn_slots.pages, list)
+		if ((unsigned long)sp->base == page)
+			goto found;
+	return -ENOENT;
+found:
+	stand(arg);
+	for (pos = rcu_dereference(list_next_rcu(&sp->list));
+	     pos != &insn_slots.pages;
+	     pos = rcu_dereference(list_next_rcu(pos)))
+		if (++n > 1000000)
+			return -ELOOP;
+	return n;
+}
+EXPORT_SYMBOL_IF_KUNIT(kprobe_insn_slot_walk);
+#else
+static inline void slot_unlink_hook(struct slot_cache *c, struct slot_page *sp)
+{
 }
 #endif
 
@@ -833,6 +942,8 @@ static bool within_blacklisted_copy(unsigned long addr)
  */
 bool within_kprobe_blacklist(unsigned long addr)
 {
+	/* a test of what lies past the blacklist (kprobes_arm64) */
+	KUNIT_STATIC_STUB_REDIRECT(within_kprobe_blacklist, addr);
 	if (arch_within_kprobe_blacklist(addr))
 		return true;
 	if (within_blacklist_entries(addr))
@@ -1279,19 +1390,15 @@ EXPORT_SYMBOL_IF_KUNIT(kprobe_module_text_left);
  */
 static int recheck_module(struct module *mod, unsigned long addr)
 {
-	struct module *found = NULL;
-	int ret;
+	int ret = 0;
 
 	lockdep_assert_held(&kprobe_mutex);
 	if (!mod)
 		return 0;
 #ifdef CONFIG_MODULES
 	preempt_disable();
-	found = __module_text_address(addr);
-	ret = kprobe_module_text_left(mod, found, addr);
+	ret = kprobe_module_text_left(mod, __module_text_address(addr), addr);
 	preempt_enable();
-#else
-	ret = 0;
 #endif
 	return ret;
 }

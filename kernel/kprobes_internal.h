@@ -42,6 +42,15 @@ int kprobe_module_text_left(struct module *mod, struct module *found,
 			    unsigned long addr);
 #endif
 
+#if IS_ENABLED(CONFIG_KUNIT)
+/* For the KUnit test of the slot reaper (kernel/kprobes.c). */
+unsigned int kprobe_insn_slot_pages(unsigned int *per_page);
+void kprobe_insn_slots_reap(void);
+void kprobe_insn_unlink_hook(void (*hook)(unsigned long page));
+int kprobe_insn_slot_walk(unsigned long page, void (*stand)(void *arg),
+			  void *arg);
+#endif
+
 /* Takes kprobe_mutex (kretprobes, which must not trust their own fields). */
 bool kprobe_registered(struct kprobe *p);
 

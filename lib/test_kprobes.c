@@ -24,7 +24,7 @@
 #include <linux/cpumask.h>
 #include <linux/workqueue.h>
 #include <kunit/test.h>
-/* kprobe_module_text_left(), exported for this test only */
+/* kprobe_module_text_left() and the slot cache's, exported for this test only */
 #include "../kernel/kprobes_internal.h"
 #ifdef CONFIG_X86
 #include <asm/trapnr.h>
@@ -916,109 +916,204 @@ static void kpt_kretprobe_entry_only(struct kunit *test)
 }
 
 /*
- * Slot pages are freed while RCU readers walk them: kernel_text_address()
- * (every unwinder asks it about addresses it meets), kallsyms' listing of
- * the slot pages, a stack trace.  A reader standing on a page that is
- * being freed must still find its way to the end of the list.  Under
- * TCG the vCPUs interleave coarsely, so a reader often stops on a page
- * while the reaper unlinks it; the rounds make that likely, not certain.
- * Before the fix the reader followed the page into the reaper's private
- * list and looped there for ever: this test then hangs (and RCU reports a
- * stall) instead of passing.
+ * The slot reaper.  The test fills pages with slots of its own: every
+ * page then has no free slot (the allocator opens a page only when the
+ * others are full, and the last page it opened is filled too).  Nothing
+ * else allocates slots while the suite runs, so what follows is exact.
  */
-#define KPT_REAP_ROUNDS	12
-/* enough to fill pages of the smallest slots: powerpc64 has 64K pages */
 #define KPT_REAP_SLOTS	(3 * PAGE_SIZE / sizeof(long))
 #define KPT_REAP_PAGES	32
 
-struct kpt_reader {
-	unsigned long bogus;
-	atomic_long_t rounds;
+struct kpt_reap {
+	kprobe_opcode_t **slots;
+	unsigned int n;				/* slots held */
+	unsigned long pages[KPT_REAP_PAGES];
+	unsigned int count[KPT_REAP_PAGES];	/* of our slots in each */
+	unsigned int np, per_page;
+	unsigned long full;	/* a page all of whose slots are ours */
 };
-
-static int kpt_slot_reader(void *data)
-{
-	struct kpt_reader *r = data;
-	unsigned long entries[8], value;
-	char sym[KSYM_NAME_LEN], type;
-	unsigned int i;
-
-	while (!kthread_should_stop()) {
-		/* No text there: every slot page list is walked. */
-		kernel_text_address(r->bogus);
-		for (i = 0; !kprobe_get_kallsym(i, &value, &type, sym); i++)
-			;
-		stack_trace_save(entries, ARRAY_SIZE(entries), 0);
-		/* A voluntary sleep now and then lets RCU-tasks (the reaper) on. */
-		if (!(atomic_long_inc_return(&r->rounds) % 256))
-			usleep_range(1000, 2000);
-	}
-	return 0;
-}
 
 static void kpt_kvfree(void *p)
 {
 	kvfree(p);
 }
 
+/* Slots until a page is full of ours: then no page has a free slot. */
+static void kpt_reap_fill(struct kunit *test, struct kpt_reap *r)
+{
+	unsigned long page;
+	unsigned int j;
+
+	r->n = 0;
+	r->np = 0;
+	r->full = 0;
+	while (!r->full && r->n < KPT_REAP_SLOTS) {
+		r->slots[r->n] = get_insn_slot();
+		KUNIT_ASSERT_NOT_NULL(test, r->slots[r->n]);
+		page = (unsigned long)r->slots[r->n++] & PAGE_MASK;
+		for (j = 0; j < r->np && r->pages[j] != page; j++)
+			;
+		if (j == r->np) {
+			KUNIT_ASSERT_LT(test, r->np, KPT_REAP_PAGES);
+			r->pages[r->np] = page;
+			r->count[r->np++] = 0;
+		}
+		if (++r->count[j] == r->per_page)
+			r->full = page;
+	}
+	KUNIT_ASSERT_NE_MSG(test, r->full, 0UL, "no page full after %u slots",
+			    r->n);
+}
+
+/* Free our slots on the full page, or those on the others. */
+static void kpt_reap_free(struct kpt_reap *r, bool on_full_page)
+{
+	unsigned int i;
+	bool on;
+
+	for (i = 0; i < r->n; i++) {
+		on = ((unsigned long)r->slots[i] & PAGE_MASK) == r->full;
+		if (on == on_full_page)
+			free_insn_slot(r->slots[i], 0);
+	}
+}
+
+static void kpt_reap_init(struct kunit *test, struct kpt_reap *r,
+			  unsigned int *pages)
+{
+	r->slots = kvcalloc(KPT_REAP_SLOTS, sizeof(*r->slots), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r->slots);
+	KUNIT_ASSERT_EQ(test,
+			kunit_add_action_or_reset(test, kpt_kvfree, r->slots),
+			0);
+	/* whatever earlier cases freed is reaped first */
+	wait_for_kprobe_optimizer();
+	kprobe_insn_slots_reap();
+	*pages = kprobe_insn_slot_pages(&r->per_page);
+	KUNIT_ASSERT_GT(test, r->per_page, 1U);
+}
+
+/*
+ * A slot freed and reaped is given out again, and a page whose slots are
+ * all freed goes back once the reaper ran: the page count returns to
+ * what it was.  Deterministic: the reaper is waited for (its work
+ * flushed), and the freed slot is then the only free one of the cache.
+ */
 static void kpt_slot_reaper(struct kunit *test)
 {
-	unsigned long pages[KPT_REAP_PAGES];
-	unsigned int count[KPT_REAP_PAGES];
-	kprobe_opcode_t **slots;
-	struct task_struct *t;
-	struct kpt_reader r;
-	unsigned int full;
-	int cpu, round, i, j, n, np;
+	unsigned int pages, per_page, i;
+	kprobe_opcode_t *s, *again;
+	struct kpt_reap r;
 
+	kpt_reap_init(test, &r, &pages);
+	kpt_reap_fill(test, &r);
+	KUNIT_EXPECT_GT(test, kprobe_insn_slot_pages(&per_page), pages);
+	/* one slot in the middle of the full page */
+	for (i = 0; i < r.n; i++)
+		if (((unsigned long)r.slots[i] & PAGE_MASK) == r.full &&
+		    ((unsigned long)r.slots[i] & ~PAGE_MASK) >= PAGE_SIZE / 2)
+			break;
+	KUNIT_ASSERT_LT(test, i, r.n);
+	s = r.slots[i];
+	free_insn_slot(s, 0);
+	kprobe_insn_slots_reap();
+	again = get_insn_slot();
+	KUNIT_EXPECT_PTR_EQ_MSG(test, again, s, "the reaped slot not reused");
+	r.slots[i] = again;	/* held in its place (NULL: nothing) */
+	kpt_reap_free(&r, true);
+	kpt_reap_free(&r, false);
+	kprobe_insn_slots_reap();
+	KUNIT_EXPECT_EQ_MSG(test, kprobe_insn_slot_pages(&per_page), pages,
+			    "pages emptied and reaped not released");
+}
+
+/*
+ * Slot pages are freed while RCU readers walk them: kernel_text_address()
+ * (every unwinder asks it about addresses it meets), kallsyms' listing of
+ * the slot pages, a stack trace.  A reader standing on a page that is
+ * being unlinked must still find its way to the end of the list.  Once
+ * the reaper unlinked the page, it waits for the readers (a grace
+ * period) before it frees it; a reader on it follows its list node on.
+ * Before the fix that node was moved to the reaper's private list and
+ * the reader looped there for ever.
+ *
+ * Deterministic: the reaper, about to unlink the page full of our slots,
+ * waits (kprobe_insn_unlink_hook()) until this test stands on that page
+ * inside an RCU read-side critical section (kprobe_insn_slot_walk()); the
+ * test stays there until the page is unlinked, then walks on, and must
+ * reach the list's head (the walk gives up with -ELOOP after a million
+ * steps, where the old reaper left it circling).  The test cannot stand
+ * there while the reaper waits for RCU-tasks (it would hold that grace
+ * period), hence the hook: it runs after it.
+ */
+static struct {
+	unsigned long page;
+	struct completion unlinking, standing;
+	bool unlinked;
+} kpt_walk;
+
+/* In the reaper, under the cache's mutex, before it unlinks @page. */
+static void kpt_unlink_hook(unsigned long page)
+{
+	if (page != READ_ONCE(kpt_walk.page))
+		return;
+	complete(&kpt_walk.unlinking);
+	/* bounded: a failed test must not stop the reaper */
+	wait_for_completion_timeout(&kpt_walk.standing, 10 * HZ);
+}
+
+/* On the page, inside the walk's RCU read-side critical section. */
+static void kpt_stand(void *unused)
+{
+	unsigned long end = jiffies + 10 * HZ;
+
+	complete(&kpt_walk.standing);
+	while (is_kprobe_insn_slot(kpt_walk.page) && time_before(jiffies, end))
+		cpu_relax();
+	kpt_walk.unlinked = !is_kprobe_insn_slot(kpt_walk.page);
+}
+
+static void kpt_unhook(void *unused)
+{
+	kprobe_insn_unlink_hook(NULL);
+	WRITE_ONCE(kpt_walk.page, 0);
+}
+
+static void kpt_slot_reaper_reader(struct kunit *test)
+{
+	unsigned int pages, per_page;
+	struct kpt_reap r;
+	int ret;
+
+	/* the reaper must run while the test spins on the page */
 	if (num_online_cpus() < 2)
 		kunit_skip(test, "needs a second CPU");
-	slots = kvcalloc(KPT_REAP_SLOTS, sizeof(*slots), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, slots);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kpt_kvfree, slots), 0);
-	r.bogus = (unsigned long)slots;
-	atomic_long_set(&r.rounds, 0);
-	cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
-	t = kthread_create(kpt_slot_reader, &r, "kpt_slot_reader");
-	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
-	kthread_bind(t, cpu);
-	wake_up_process(t);
-
-	for (round = 0; round < KPT_REAP_ROUNDS; round++) {
-		np = 0;
-		for (n = 0; n < KPT_REAP_SLOTS; n++) {
-			slots[n] = get_insn_slot();
-			if (!slots[n])
-				break;
-			for (j = 0; j < np; j++)
-				if (pages[j] == ((unsigned long)slots[n] & PAGE_MASK))
-					break;
-			if (j == np && np < KPT_REAP_PAGES) {
-				pages[np] = (unsigned long)slots[n] & PAGE_MASK;
-				count[np++] = 0;
-			}
-			if (j < np)
-				count[j]++;
-		}
-		if (!n) {
-			KUNIT_FAIL(test, "no instruction slot");
-			break;
-		}
-		for (i = 0; i < n; i++)
-			free_insn_slot(slots[i], 0);
-		/* A page full of our slots goes: wait until it has gone. */
-		for (full = 0, j = 0; j < np; j++)
-			full = max(full, count[j]);
-		for (j = 0; j < np; j++) {
-			if (count[j] != full)
-				continue;
-			while (is_kprobe_insn_slot(pages[j]))
-				msleep(20);
-		}
-	}
-	kthread_stop(t);
-	KUNIT_EXPECT_GT(test, atomic_long_read(&r.rounds), 0L);
-	kunit_info(test, "%ld reader rounds\n", atomic_long_read(&r.rounds));
+	kpt_reap_init(test, &r, &pages);
+	kpt_reap_fill(test, &r);
+	/* the other pages reaped first: the full page goes alone */
+	kpt_reap_free(&r, false);
+	kprobe_insn_slots_reap();
+	init_completion(&kpt_walk.unlinking);
+	init_completion(&kpt_walk.standing);
+	kpt_walk.unlinked = false;
+	WRITE_ONCE(kpt_walk.page, r.full);
+	kprobe_insn_unlink_hook(kpt_unlink_hook);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kpt_unhook, NULL),
+			0);
+	kpt_reap_free(&r, true);
+	KUNIT_ASSERT_TRUE_MSG(test,
+			      wait_for_completion_timeout(&kpt_walk.unlinking,
+							  10 * HZ),
+			      "the reaper did not come to unlink the page");
+	ret = kprobe_insn_slot_walk(r.full, kpt_stand, NULL);
+	KUNIT_EXPECT_TRUE_MSG(test, kpt_walk.unlinked,
+			      "the page was not unlinked while the test stood on it");
+	KUNIT_EXPECT_GE_MSG(test, ret, 0,
+			    "a reader on an unlinked page did not reach the list's head");
+	kpt_unhook(NULL);
+	kprobe_insn_slots_reap();
+	KUNIT_EXPECT_FALSE(test, is_kprobe_insn_slot(r.full));
+	KUNIT_EXPECT_EQ(test, kprobe_insn_slot_pages(&per_page), pages);
 }
 
 /*
@@ -1353,7 +1448,8 @@ static struct kunit_case kprobes_core_cases[] = {
 	KUNIT_CASE(kpt_post_handler_gone),
 	KUNIT_CASE(kpt_blacklist_copies),
 	KUNIT_CASE(kpt_unregister_wait),
-	KUNIT_CASE_SLOW(kpt_slot_reaper),
+	KUNIT_CASE(kpt_slot_reaper),
+	KUNIT_CASE(kpt_slot_reaper_reader),
 #ifdef CONFIG_MODULES
 	KUNIT_CASE(kpt_module_going),
 #endif

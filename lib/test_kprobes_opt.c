@@ -232,8 +232,15 @@ struct kpo_state {
 	unsigned long ip_pre, ip_post;
 	/* the registers the last pre_handler saw besides the ip */
 	unsigned long sp_pre, flags_pre, cs_pre, ss_pre;
-	/* hits whose handler ran with interrupts off behind lockdep's back */
+	/*
+	 * Hits whose handler ran with interrupts off behind lockdep's back:
+	 * counted only with CONFIG_TRACE_IRQFLAGS (the lockdep kernel of make
+	 * stress DEBUG=1), where lockdep_hardirqs_enabled() is not a
+	 * constant 0; in other configs it stays 0 and checks nothing.
+	 */
 	atomic_t unannotated;
+	/* hits whose handler ran with interrupts on (every config) */
+	atomic_t irqs_on;
 };
 
 static struct kpo_state kps;
@@ -245,13 +252,17 @@ static void kpo_reset(void)
 	kps.ip_pre = 0;
 	kps.ip_post = 0;
 	atomic_set(&kps.unannotated, 0);
+	atomic_set(&kps.irqs_on, 0);
 }
 
 static int kpo_pre(struct kprobe *p, struct pt_regs *regs)
 {
 	atomic_inc(&kps.pre);
-	/* lockdep builds: lockdep must know what the CPU knows */
-	if (irqs_disabled() && lockdep_hardirqs_enabled())
+	if (!irqs_disabled())
+		atomic_inc(&kps.irqs_on);
+	/* lockdep must know what the CPU knows (see kps.unannotated) */
+	if (IS_ENABLED(CONFIG_TRACE_IRQFLAGS) && irqs_disabled() &&
+	    lockdep_hardirqs_enabled())
 		atomic_inc(&kps.unannotated);
 	kps.ip_pre = instruction_pointer(regs);
 	kps.sp_pre = kernel_stack_pointer(regs);
@@ -331,6 +342,8 @@ static void kpo_becomes_optimized(struct kunit *test)
 	for (i = 0; i < 10; i++)
 		KUNIT_EXPECT_EQ(test, kpo_opt(i), (i + 3) * 5);
 	KUNIT_EXPECT_EQ(test, atomic_read(&kps.pre), 10);
+	/* interrupts off in the detour, lockdep told so (lockdep kernels) */
+	KUNIT_EXPECT_EQ(test, atomic_read(&kps.irqs_on), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&kps.unannotated), 0);
 	KUNIT_EXPECT_EQ(test, kprobe_int3_hits() - hits, 0UL);
 	KUNIT_EXPECT_EQ(test, kprobe_step_traps() - traps, 0UL);

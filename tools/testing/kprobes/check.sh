@@ -1,18 +1,26 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # check.sh: the test command (make check).  For each architecture of
-# ARCHES and the flavour FLAVOUR: build, KUnit, guest integration tests;
-# for `ours` also the staged tree's check, sparse over our C files and
-# headers, checkpatch --strict over the exported series, the docs.
-# First of all, the harness's own self-test.
+# ARCHES and the flavour FLAVOUR: build, KUnit, guest integration tests,
+# the base's ftrace selftests, the config matrix's variants compiled
+# (make matrix boots them); for `ours` also the staged tree's check,
+# sparse over our C files and headers, a debug-flavour boot (KASAN,
+# lockdep: the KUnit suites and the lifetime tests), checkpatch --strict
+# over the exported series, the docs.  First of all, the harness's own
+# self-test.  At the end, the time each phase took.
 #
 # Every check prints "<KIND> <name> PASS|FAIL|SKIP [detail]" and lands in
-# $KP_BUILD/check-FLAVOUR.results.  At the end inventory.py compares the
-# cases that ran with tools/testing/kprobes/inventory (a case expected
-# and missing fails, a case that ran and is not listed fails, a skip the
-# inventory does not allow fails), lists the skipped and failed cases and
-# prints the closing line "N passed, N failed, N skipped"; the exit
-# status is non-zero unless 0 failed.
+# $KP_BUILD/check-FLAVOUR.results; a check about one architecture names
+# it first ("CHECK arm64:build").  At the end inventory.py compares the
+# cases that ran, of every kind, with tools/testing/kprobes/inventory (a
+# case expected and missing fails, so does a checker that printed
+# nothing or stopped early; a case that ran and is not listed fails, a
+# skip the inventory does not allow fails), lists the skipped and failed
+# cases and prints the closing line "N passed, N failed, N skipped"; the
+# exit status is non-zero unless 0 failed.
+#
+# Both flavours run the pseudo-NMI KUnit boot on arm64: for upstream it
+# runs the base's kprobes_test there, the reference for ours.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 fl=${FLAVOUR:-ours}
@@ -31,6 +39,16 @@ prefix() {
 	sed -E "s/^($kinds) /\\1 $arch:/"
 }
 t0=$(date +%s)
+# The time of each phase, printed at the end: "phase NAME" closes the
+# phase that ran since the previous call (or the start) under NAME.
+phases=()
+tp=$t0
+phase() {
+	local now
+	now=$(date +%s)
+	phases+=("$(printf '%6ds  %s' $(( now - tp )) "$1")")
+	tp=$now
+}
 
 # The harness itself: its parsers and its accounting, on crafted logs.
 "$KP_TOOLS/selftest/run.sh" 2>&1 | grep -E '^(SELFTEST |  )' | tee -a "$res"
@@ -42,16 +60,19 @@ else
 fi
 echo "# base: $(kp_base_used)" >> "$res"
 kp_log "base: $(kp_base_used)"
+phase "selftest, deps and base"
 
 staged=0
 for arch in $arches; do
 	kp_log "=== $fl $arch"
 	if "$KP_TOOLS/build.sh" "$fl" "$arch"; then
-		say "CHECK build.$fl.$arch PASS"
+		say "CHECK $arch:build PASS"
 	else
-		say "CHECK build.$fl.$arch FAIL"
+		say "CHECK $arch:build FAIL"
+		phase "$arch: build (failed)"
 		continue
 	fi
+	phase "$arch: build"
 	if [ "$fl" = ours ] && [ $staged = 0 ]; then
 		"$KP_TOOLS/no-upstream.sh" | tee -a "$res"
 		staged=1
@@ -61,47 +82,88 @@ for arch in $arches; do
 	# the same suites, with interrupts masked through the GIC's PMR.
 	if [ "$arch" = arm64 ]; then
 		"$KP_TOOLS/kunit-pnmi.sh" "$fl" |
-			sed -E 's/^KUNIT-PNMI pnmi\.enabled /CHECK kunit-pnmi.enabled.arm64 /;
+			sed -E 's/^KUNIT-PNMI pnmi\.enabled /CHECK arm64:kunit-pnmi.enabled /;
 				s/^KUNIT-PNMI /KUNIT arm64:pnmi:/' | tee -a "$res"
 	fi
+	phase "$arch: KUnit"
 	"$KP_TOOLS/itest.sh" "$fl" "$arch" | prefix "$arch" KPTEST | tee -a "$res"
+	phase "$arch: guest tests"
 	# The base's own tests of kprobes: its KUnit suite (kprobes_test, run
 	# above with ours) and its ftrace selftests for kprobes.
-	grep -q "^KUNIT $arch:kprobes_test\." "$res" ||
-		say "CHECK kunit.base-suite-ran.$arch FAIL"
-	if "$KP_TOOLS/ftracetest.sh" "$fl" "$arch" | tee -a "$res"; then
-		say "CHECK ftracetest.$fl.$arch PASS"
+	if grep -q "^KUNIT $arch:kprobes_test\." "$res"; then
+		say "CHECK $arch:kunit.base-suite-ran PASS"
 	else
-		say "CHECK ftracetest.$fl.$arch FAIL"
+		say "CHECK $arch:kunit.base-suite-ran FAIL"
 	fi
+	if "$KP_TOOLS/ftracetest.sh" "$fl" "$arch" | tee -a "$res"; then
+		say "CHECK $arch:ftracetest PASS"
+	else
+		say "CHECK $arch:ftracetest FAIL"
+	fi
+	phase "$arch: ftrace selftests"
 	if [ "$fl" = ours ]; then
 		"$KP_TOOLS/sparse.sh" "$arch" | tee -a "$res"
+		phase "$arch: sparse"
 	fi
 	# Other configurations (configmatrix.sh says which, per arch, and
-	# why); KP_MATRIX=none skips them.
+	# why), compiled only: the objects of kprobes and its tests in each,
+	# minutes instead of a kernel build each.  make matrix builds and
+	# boots them (KUnit in each): run it before an issue that touches
+	# configuration is resolved.  KP_MATRIX=none skips them.
 	if [ "${KP_MATRIX:-}" != none ]; then
-		"$KP_TOOLS/configmatrix.sh" "$fl" "$arch" | tee -a "$res"
+		KP_MATRIX_QUICK=1 "$KP_TOOLS/configmatrix.sh" "$fl" "$arch" | tee -a "$res"
+		phase "$arch: config matrix (compile)"
+	fi
+	# The debug flavour (configs/debug.config: KASAN, lockdep, kmemleak,
+	# debug objects): the KUnit suites and the lifetime guest tests
+	# (load, probe, unload, in every order) under the kernel's checkers;
+	# any report of theirs fails the boot.  KP_CHECK_DEBUG=0 skips it.
+	if [ "$fl" = ours ] && [ "${KP_CHECK_DEBUG:-1}" = 1 ]; then
+		if KP_DEBUG=1 "$KP_TOOLS/build.sh" "$fl" "$arch"; then
+			say "CHECK $arch:build.debug PASS"
+			phase "$arch: debug build"
+			KP_DEBUG=1 KP_KUNIT_TIMEOUT=${KP_KUNIT_TIMEOUT:-2400} \
+				"$KP_TOOLS/kunit.sh" "$fl" "$arch" |
+				sed -E "s/^KUNIT /KUNIT $arch:debug:/" | tee -a "$res"
+			KP_DEBUG=1 KP_APPEND="${KP_APPEND:+$KP_APPEND }kponly=70-*" \
+				"$KP_TOOLS/itest.sh" "$fl" "$arch" |
+				sed -E "s/^KPTEST /KPTEST $arch:debug:/" | tee -a "$res"
+			phase "$arch: debug KUnit and lifetimes"
+		else
+			say "CHECK $arch:build.debug FAIL"
+			phase "$arch: debug build (failed)"
+		fi
 	fi
 	kp_log "$fl $arch done at +$(( $(date +%s) - t0 ))s"
 done
 
 if [ "$fl" = ours ]; then
 	"$KP_TOOLS/checkpatch.sh" | tee -a "$res"
+	phase "checkpatch"
 	# The series as a maintainer takes it (series-check.sh --quick): git
 	# am on a git repository of the base, kernel-doc -Wall on every file
 	# of ours, MAINTAINERS.  Its checkpatch is checkpatch.sh's above; its
 	# per-patch builds are too long for here (make series-check).
 	KP_SC_CHECKPATCH=0 "$KP_TOOLS/series-check.sh" --quick 2>/dev/null |
 		grep -E '^(SERIES |    )' | tee -a "$res"
+	phase "series (quick)"
 	# Documentation: kernel-doc of our files, Documentation/trace build.
 	docs=$("$KP_TOOLS/docs.sh" 2>&1)
 	echo "$docs" | grep '^DOCS ' | tee -a "$res"
 	echo "$docs" | grep -q '^DOCS htmldocs' ||
 		say "DOCS run FAIL ($(echo "$docs" | tail -n 1))"
-	"$KP_TOOLS/bench.sh" --smoke 2>/dev/null | grep '^BENCH ' | tee -a "$res" || true
+	phase "docs"
+	# bench-report.py names the arch inside ("smoke.ARCH.ours",
+	# "ARCH.ours.parse"): first, like every per-arch name here.
+	"$KP_TOOLS/bench.sh" --smoke 2>/dev/null | grep '^BENCH ' |
+		sed -E 's/^BENCH smoke\.([^.]+)\.ours /BENCH \1:smoke /;
+			s/^BENCH ([^.]+)\.ours\.parse /BENCH \1:parse /' | tee -a "$res" || true
+	phase "bench smoke"
 fi
 
 echo
+echo "Time by phase (seconds):"
+printf '%s\n' "${phases[@]}" | tee "$KP_BUILD/check-$fl.times"
 kp_log "check of $fl (${arches}) took $(( $(date +%s) - t0 ))s"
 # The inventory's verdicts (appended to the results), the skipped and
 # failed cases by name, the base, and the closing line.

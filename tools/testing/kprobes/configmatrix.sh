@@ -37,6 +37,8 @@
 #                 default clang, 14, has no kCFI): kpx_cfi_check, which a
 #                 gcc build skips, runs here.  Ours only (the test is ours).
 #
+# make check runs them all with KP_MATRIX_QUICK=1 (their compile
+# warnings fail it); make matrix (matrix.sh) builds and boots them.
 # Which run by default, and why: every variant is a full kernel build
 # (about 10 to 20 minutes each on two cores when ccache has not seen its
 # flags and headers).  The kunit variant is the configuration of the
@@ -126,6 +128,8 @@ quick_objs() {
 	printf '%s\n' "${o[@]}"
 }
 
+# quick_variant VARIANT OBJ FRAGMENT LOG KUNIT.PY-ARGS...: the config as
+# kunit.py makes it (with the make options of $mkopts), then the objects.
 quick_variant() {
 	local v=$1 obj=$2 frag=$3 log=$4 t0
 	shift 4
@@ -133,9 +137,9 @@ quick_variant() {
 	kp_log "matrix: $fl $arch $v: compiling kprobes in $obj (log: $log)"
 	if ! (cd "$src" && python3 tools/testing/kunit/kunit.py config \
 			--build_dir="$obj" --kunitconfig="$frag" "$@" \
-			${cross:+--cross_compile="$cross"}) > "$log" 2>&1 ||
+			"${mkargs[@]}" ${cross:+--cross_compile="$cross"}) > "$log" 2>&1 ||
 	   ! make -C "$src" O="$obj" ARCH="$(kp_karch "$arch")" \
-			CROSS_COMPILE="$cross" CC="ccache ${cross}gcc" -j"$KP_JOBS" \
+			CROSS_COMPILE="$cross" "${mkopts[@]}" -j"$KP_JOBS" \
 			$(quick_objs "$obj") >> "$log" 2>&1; then
 		grep -E 'error|Error|ERROR|Missing' "$log" | head -20 >&2
 		say "$v.compile FAIL ($(( $(date +%s) - t0 ))s, see $log)"
@@ -164,7 +168,8 @@ variant_obj() {
 }
 
 run_variant() {
-	local v=$1 obj frag log json rc t0
+	local v=$1 obj frag log json rc t0 step=build
+	[ "${KP_MATRIX_QUICK:-0}" = 1 ] && step=compile
 	obj=$(variant_obj "$v")
 	frag=$obj.kunitconfig
 	log=$obj.log
@@ -178,13 +183,13 @@ run_variant() {
 		;;
 	noopt|nokretprobes|nojprobes)
 		if [ "$fl" = upstream ]; then
-			say "$v.build SKIP (upstream has no such option on $arch)"
+			say "$v.$step SKIP (upstream has no such option on $arch)"
 			return
 		fi
 		;&
 	*)
 		if ! variant_config "$v" > "$frag"; then
-			say "$v.build FAIL (unknown variant)"
+			say "$v.$step FAIL (unknown variant)"
 			return
 		fi
 		qemu=(--qemu_config="$KP_TOOLS/qemu/$arch.py")
@@ -192,11 +197,18 @@ run_variant() {
 	esac
 	args=(--build_dir="$obj" --kunitconfig="$frag" "${qemu[@]}"
 	      --jobs="$KP_JOBS")
+	# The host programs (kconfig, fixdep, objtool...) through ccache
+	# too: each variant's directory builds its own, the same ones.
 	if [ "$v" = cfi ]; then
-		args+=(--make_options LLVM=-16 --make_options "CC=ccache clang-16")
+		mkopts=(LLVM=-16 "CC=ccache clang-16" "HOSTCC=ccache clang-16")
 	else
-		args+=(--make_options "CC=ccache ${cross}gcc")
+		mkopts=("CC=ccache ${cross}gcc" "HOSTCC=ccache gcc")
 	fi
+	mkargs=()
+	for o in "${mkopts[@]}"; do
+		mkargs+=(--make_options "$o")
+	done
+	args+=("${mkargs[@]}")
 	[ -n "$cross" ] && args+=(--cross_compile="$cross")
 	t0=$(date +%s)
 	if [ "${KP_MATRIX_QUICK:-0}" = 1 ]; then

@@ -3,36 +3,71 @@
 """The expected inventory of make check, and its accounting.
 
 tools/testing/kprobes/inventory lists every case (KUnit case, guest test,
-ftrace selftest...) that must run, per flavour and architecture:
+ftrace selftest, sparse'd file, build, self-test check...) that must
+run, per flavour and architecture:
 
     KIND  NAME  WHERE...  [# why the :skip ones may skip]
 
-KIND is the first word of a result line (KUNIT, KPTEST, FTRACE), NAME
-its second without the "ARCH:" prefix, and each WHERE is FLAVOUR:ARCH
-(the case must run there, and pass) or FLAVOUR:ARCH:skip (it must run
-there but may report a skip: KUnit's SKIP, ftracetest's UNSUPPORTED...,
-with the reason after a '#' on the line).  A case that exists only in
-one flavour or on one architecture lists only those.
+KIND is the first word of a result line, NAME its second without the
+"ARCH:" prefix, and each WHERE is FLAVOUR:ARCH (the case must run there,
+and pass) or FLAVOUR:ARCH:skip (it must run there but may report a
+skip: KUnit's SKIP, ftracetest's UNSUPPORTED..., with the reason after a
+'#' on the line).  A result whose name has no "ARCH:" prefix is about
+the run, not one architecture (the self-test, checkpatch, the docs):
+its WHERE is the FLAVOUR alone (or FLAVOUR:skip), and every run of that
+flavour must have it, whichever ARCHES it runs.  A case that exists only
+in one flavour or on one architecture lists only those.
+
+Every kind of result line is inventoried (KINDS below); a result of a
+kind not there fails.  So a checker that prints nothing, or stops
+halfway, fails make check through the cases it did not print:
+
+  KUNIT       ARCH:[VARIANT:]suite.case      kunit.sh, kunit-pnmi.sh
+              ("pnmi:"), configmatrix.sh ("VARIANT:")
+  KPTEST      ARCH:test.case                 itest.sh (the guest tests)
+  FTRACE      ARCH:dir/test.tc               ftracetest.sh
+  SPARSE      ARCH:file                      sparse.sh: each C file of ours
+              the config builds, each header of ours they include
+  MATRIX      ARCH:VARIANT.build|kunit       configmatrix.sh
+  CHECK       [ARCH:]name                    check.sh's own steps (deps,
+              build, the staged tree, the pnmi boot, ftracetest...)
+  BENCH       ARCH:smoke                     bench.sh --smoke
+  SELFTEST    name                           selftest/run.sh; its last
+              line, "SELFTEST completed", only when it reached its end
+  CHECKPATCH  patch file                     checkpatch.sh: counted (below)
+  SERIES      name                           series-check.sh --quick
+  DOCS        name                           docs.sh
+
+A kind of COUNTED has names that change with no change to what runs
+(CHECKPATCH's are the series' patch files, named after their subject
+lines): the inventory has one line "KIND * WHERE=N..." for it, and the
+number of its distinct cases that ran there must be exactly N (none may
+skip).  The self-test (SELFTEST, a kind of FLAVOURLESS) runs the same in
+either flavour: update from either rewrites its cases for both.
 
   inventory.py check --flavour F --arches "A B" RESULTS
       Appends to RESULTS one "INVENTORY ARCH:KIND:NAME FAIL (why)" line
-      per case expected there that did not run, per case that ran but is
-      not listed, and per skip the inventory does not allow; then prints
-      the skipped cases, the failed ones and the closing line
-      "N passed, N failed, N skipped".  Exit 1 unless 0 failed and at
-      least one passed.
+      ("KIND:NAME" for a result about the run) per case expected there
+      that did not run, per case that ran but is not listed, per kind it
+      does not know, per count that is not the inventory's, and per skip
+      the inventory does not allow; then prints the skipped cases, the
+      failed ones and the closing line "N passed, N failed, N skipped".
+      Exit 1 unless 0 failed and at least one passed.
   inventory.py update [--flavour F] [--drop PATTERN]... RESULTS...
       Rewrites the inventory from what the RESULTS files (of make check:
       build/check-FLAVOUR.results) ran: for each flavour, architecture
-      and kind present in them, the cases listed there become exactly
-      those that ran.  Allowed skips and their reasons are kept; a case
-      that skipped without permission is listed as must-run (the next
-      check fails on it until someone writes down why it may skip).
+      (or none) and kind present in them, the cases listed there become
+      exactly those that ran, and a counted kind's N their number.
+      Allowed skips and their reasons are kept; a case that skipped
+      without permission is listed as must-run (the next check fails on
+      it until someone writes down why it may skip).
       A case the inventory lists and the run did not run is dropped only
       when a --drop PATTERN (a shell glob on "KIND NAME" or on NAME)
       names it: otherwise update lists those cases, writes nothing and
       exits 1, so that a test that quietly stopped running (an #ifdef,
       an early exit) cannot vanish from the inventory by an update.
+      Likewise a counted kind's N does not go down unless a --drop
+      PATTERN names "KIND *".
       Review the change with git diff.
   inventory.py lint
       Checks the file's syntax.
@@ -55,9 +90,16 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 INVENTORY = os.path.join(HERE, 'inventory')
 FLAVOURS = ('ours', 'upstream')
 ARCHES = ('x86_64', 'arm64')
-# The kinds whose cases the inventory lists: their result names are
-# "ARCH:NAME".
-KINDS = ('KUNIT', 'KPTEST', 'FTRACE')
+# The kinds of result lines, all inventoried (see the top); a name is
+# "ARCH:NAME" for a case about one architecture, "NAME" for the run's.
+KINDS = ('KUNIT', 'KPTEST', 'FTRACE', 'SPARSE', 'MATRIX', 'CHECK', 'BENCH',
+         'SELFTEST', 'CHECKPATCH', 'SERIES', 'DOCS')
+# Kinds inventoried by their number of cases, in one "KIND * WHERE=N" line.
+COUNTED = ('CHECKPATCH',)
+# Kinds that run the same in every flavour: update writes all flavours.
+FLAVOURLESS = ('SELFTEST',)
+# The arch of a result without "ARCH:" (about the run), in WHERE: none.
+NOARCH = ''
 PASS = {'PASS'}
 FAIL = {'FAIL', 'UNRESOLVED'}
 SKIP = {'SKIP', 'UNSUPPORTED', 'UNTESTED', 'XFAIL'}
@@ -70,20 +112,29 @@ DIAG = {}           # result line number -> the indented lines after it
 MAX_DIAG = 12
 
 
+def place(fl, arch):
+    """The WHERE token of (flavour, arch): FLAVOUR:ARCH, or FLAVOUR for
+    the results about a run."""
+    return '%s:%s' % (fl, arch) if arch else fl
+
+
 class Entry:
     def __init__(self, kind, name, where, reason=''):
         self.kind = kind
-        self.name = name
+        self.name = name        # '*' for a COUNTED kind
         self.where = where      # {(flavour, arch): may_skip}
+        self.count = {}         # {(flavour, arch): N} for a COUNTED kind
         self.reason = reason
 
     def line(self):
         toks = []
         for fl in FLAVOURS:
-            for arch in ARCHES:
+            for arch in (NOARCH,) + ARCHES:
                 if (fl, arch) in self.where:
-                    toks.append('%s:%s%s' % (fl, arch, ':skip'
-                                             if self.where[(fl, arch)] else ''))
+                    toks.append(place(fl, arch) +
+                                (':skip' if self.where[(fl, arch)] else '') +
+                                ('=%d' % self.count[(fl, arch)]
+                                 if (fl, arch) in self.count else ''))
         s = '%-7s %-*s %s' % (self.kind, NAME_COL, self.name, ' '.join(toks))
         if self.reason:
             s += '  # ' + self.reason
@@ -111,24 +162,39 @@ def read_inventory(path):
         if len(toks) < 3:
             errors.append('%s:%d: want KIND NAME WHERE...: %s' % (path, n, line))
             continue
-        kind, name, where = toks[0], toks[1], {}
+        kind, name, where, count = toks[0], toks[1], {}, {}
         if kind not in KINDS:
             errors.append('%s:%d: unknown kind %s (known: %s)' %
                           (path, n, kind, ' '.join(KINDS)))
+        if (kind in COUNTED) != (name == '*'):
+            errors.append('%s:%d: %s: the counted kinds (%s) have one line '
+                          '"KIND * WHERE=N...", the others a line per case' %
+                          (path, n, name, ' '.join(COUNTED)))
         for t in toks[2:]:
+            t, eq, num = t.partition('=')
             p = t.split(':')
+            if len(p) == 1 or (len(p) == 2 and p[1] == 'skip'):
+                p.insert(1, NOARCH)
             if len(p) not in (2, 3) or p[0] not in FLAVOURS or \
-                    p[1] not in ARCHES or (len(p) == 3 and p[2] != 'skip'):
-                errors.append('%s:%d: bad WHERE %s (want FLAVOUR:ARCH or '
-                              'FLAVOUR:ARCH:skip)' % (path, n, t))
+                    p[1] not in (NOARCH,) + ARCHES or \
+                    (len(p) == 3 and p[2] != 'skip') or \
+                    (name == '*') != bool(eq) or (eq and not num.isdigit()) or \
+                    (eq and len(p) == 3):
+                errors.append('%s:%d: bad WHERE %s%s%s (want FLAVOUR:ARCH, '
+                              'FLAVOUR:ARCH:skip, FLAVOUR or FLAVOUR:skip; '
+                              'with =N for a counted kind, without :skip)' %
+                              (path, n, t, eq, num))
                 continue
             where[(p[0], p[1])] = len(p) == 3
+            if eq:
+                count[(p[0], p[1])] = int(num)
         if any(where.values()) and not reason.strip():
             errors.append('%s:%d: %s %s may skip somewhere: say why after "#"'
                           % (path, n, kind, name))
         if (kind, name) in entries:
             errors.append('%s:%d: %s %s listed twice' % (path, n, kind, name))
         entries[(kind, name)] = Entry(kind, name, where, reason.strip())
+        entries[(kind, name)].count = count
     return header, entries, errors
 
 
@@ -177,10 +243,20 @@ def read_results(path):
 
 
 def split_arch(name):
+    """(arch, case) of a result's name; arch NOARCH for one about the run."""
     arch, sep, rest = name.partition(':')
     if sep and arch in ARCHES:
         return arch, rest
-    return None, name
+    return NOARCH, name
+
+
+def label(arch, kind, case):
+    """How an INVENTORY line names a case."""
+    return '%s:%s:%s' % (arch, kind, case) if arch else '%s:%s' % (kind, case)
+
+
+def where_text(fl, arch):
+    return '%s %s' % (fl, arch) if arch else '%s (the run, any arch)' % fl
 
 
 def group_of(kind, name):
@@ -207,54 +283,98 @@ def check(args):
     fl = args.flavour or fields.get('flavour', 'ours')
     arches = (args.arches or fields.get('arches', ' '.join(ARCHES)))
     arches = arches.replace(',', ' ').split()
+    scope = arches + [NOARCH]   # the run's arches, and the run itself
     inv_lines = []      # the INVENTORY lines this check adds
     for e in errors:
         inv_lines.append('INVENTORY file FAIL (%s)' % e)
     ran = {}            # (arch, kind, name) -> [statuses]
+    counted = {}        # (arch, kind) -> {names} of a COUNTED kind
     for kind, name, status, _, _ in results:
         arch, case = split_arch(name)
-        if kind in KINDS and arch and not is_run(case):
+        if not is_run(case):
             ran.setdefault((arch, kind, case), []).append(status)
     forbidden = set()   # result line numbers of skips that may not skip
+    unknown = []        # the kinds not in KINDS, in order
     for kind, name, status, detail, n in results:
         arch, case = split_arch(name)
-        if kind not in KINDS or not arch or arch not in arches or \
-                is_run(case):
+        if arch not in scope or is_run(case):
+            continue
+        if kind not in KINDS:
+            if kind not in unknown:
+                unknown.append(kind)
+                inv_lines.append(
+                    'INVENTORY %s FAIL (a kind of result the inventory does '
+                    'not know, e.g. "%s %s %s": add it to KINDS in '
+                    'tools/testing/kprobes/inventory.py, its cases to the '
+                    'inventory)' % (label(arch, kind, case), kind, name, status))
+            continue
+        where = (fl, arch)
+        if kind in COUNTED:
+            counted.setdefault((arch, kind), set()).add(case)
+            if status in SKIP:
+                forbidden.add(n)
+                inv_lines.append(
+                    'INVENTORY %s FAIL (%s%s: the cases of %s, a counted '
+                    'kind, may not skip)' %
+                    (label(arch, kind, case), status,
+                     ' (' + detail + ')' if detail else '', kind))
             continue
         e = entries.get((kind, case))
-        where = (fl, arch)
         if e is None or where not in e.where:
             if status in FAIL:
                 continue        # a failure already, and said so
-            add = ('add "%s:%s" to its line' % (fl, arch) if e else
-                   'add the line "%s %s %s:%s"' % (kind, case, fl, arch))
+            add = ('add "%s" to its line' % place(fl, arch) if e else
+                   'add the line "%s %s %s"' % (kind, case, place(fl, arch)))
             inv_lines.append(
-                'INVENTORY %s:%s:%s FAIL (ran, but the inventory does not '
-                'list it for %s %s: %s in tools/testing/kprobes/inventory, '
+                'INVENTORY %s FAIL (ran, but the inventory does not '
+                'list it for %s: %s in tools/testing/kprobes/inventory, '
                 'or run %s)' %
-                (arch, kind, case, fl, arch, add, how_to_update(args.results)))
+                (label(arch, kind, case), where_text(fl, arch), add,
+                 how_to_update(args.results)))
         elif status in SKIP and not e.where[where]:
             forbidden.add(n)
             inv_lines.append(
-                'INVENTORY %s:%s:%s FAIL (%s%s, but it must run on %s %s; '
-                'if it may skip there, mark it "%s:%s:skip" in the inventory, '
+                'INVENTORY %s FAIL (%s%s, but it must run on %s; '
+                'if it may skip there, mark it "%s:skip" in the inventory, '
                 'with the reason)' %
-                (arch, kind, case, status, ' (' + detail + ')' if detail else '',
-                 fl, arch, fl, arch))
+                (label(arch, kind, case), status,
+                 ' (' + detail + ')' if detail else '',
+                 where_text(fl, arch), place(fl, arch)))
     for (arch, kind, case), st in sorted(ran.items()):
-        if arch in arches and len(st) > 1:
-            inv_lines.append('INVENTORY %s:%s:%s FAIL (reported %d times: '
-                             'names must be unique)' % (arch, kind, case, len(st)))
+        if arch in scope and len(st) > 1:
+            inv_lines.append('INVENTORY %s FAIL (reported %d times: '
+                             'names must be unique)' %
+                             (label(arch, kind, case), len(st)))
+    # The counted kinds: exactly N cases.
+    for kind in COUNTED:
+        e = entries.get((kind, '*'))
+        for arch in scope:
+            got = len(counted.get((arch, kind), ()))
+            want = e.count.get((fl, arch)) if e else None
+            if want is None and got:
+                inv_lines.append(
+                    'INVENTORY %s FAIL (%d cases ran, but the inventory '
+                    'expects none on %s: add "%s=%d" to the line "%s *", or '
+                    'run %s)' %
+                    (label(arch, kind, '*'), got, where_text(fl, arch),
+                     place(fl, arch), got, kind, how_to_update(args.results)))
+            elif want is not None and got != want:
+                inv_lines.append(
+                    'INVENTORY %s FAIL (%d cases ran, the inventory expects '
+                    '%d on %s)' %
+                    (label(arch, kind, '*'), got, want, where_text(fl, arch)))
     # What the inventory expects and did not run, by suite.
-    for arch in arches:
-        want = [e for e in entries.values() if (fl, arch) in e.where]
+    for arch in scope:
+        want = [e for e in entries.values()
+                if (fl, arch) in e.where and e.kind not in COUNTED]
         missing = [e for e in want if (arch, e.kind, e.name) not in ran]
         if not missing:
             continue
         if len(missing) == len(want):
-            inv_lines.append('INVENTORY %s:all FAIL (none of the %d cases the '
-                             'inventory expects on %s %s ran)' %
-                             (arch, len(want), fl, arch))
+            inv_lines.append('INVENTORY %s FAIL (none of the %d cases the '
+                             'inventory expects on %s ran)' %
+                             ('%s:all' % arch if arch else 'all', len(want),
+                              where_text(fl, arch)))
             continue
         groups = {}
         for e in want:
@@ -265,15 +385,17 @@ def check(args):
                 continue
             if len(miss) == len(es) and len(es) > 1:
                 inv_lines.append(
-                    'INVENTORY %s:%s:%s.* FAIL (the whole suite is missing: '
-                    '%d cases expected on %s %s: %s)' %
-                    (arch, kind, g, len(es), fl, arch,
+                    'INVENTORY %s FAIL (the whole suite is missing: '
+                    '%d cases expected on %s: %s)' %
+                    (label(arch, kind, g + '.*'), len(es),
+                     where_text(fl, arch),
                      ' '.join(miss[:8]) + (' ...' if len(miss) > 8 else '')))
                 continue
             for name in miss:
                 inv_lines.append(
-                    'INVENTORY %s:%s:%s FAIL (did not run; the inventory '
-                    'expects it on %s %s)' % (arch, kind, name, fl, arch))
+                    'INVENTORY %s FAIL (did not run; the inventory '
+                    'expects it on %s)' %
+                    (label(arch, kind, name), where_text(fl, arch)))
     for line in inv_lines:
         print(line)
     if not args.no_append:
@@ -323,6 +445,46 @@ def dropped(patterns, kind, name):
                fnmatch.fnmatchcase(name, p) for p in patterns or ())
 
 
+def update_one(entries, drop, where, kind, cases, added, removed,
+               unskipped, refused):
+    """Makes the inventory of KIND at WHERE the CASES ({name: status}) of
+    a run, telling in the lists what changed or may not."""
+    fl, arch = where
+    if kind in COUNTED:
+        e = entries.get((kind, '*'))
+        if e is None:
+            e = entries[(kind, '*')] = Entry(kind, '*', {})
+        old, new = e.count.get(where), len(cases)
+        tok = '%s * %s' % (kind, place(fl, arch))
+        if old is not None and new < old and not dropped(drop, kind, '*'):
+            refused.append('%s=%d (this run: %d)' % (tok, old, new))
+        elif old != new:
+            e.where[where] = False
+            e.count[where] = new
+            added.append('%s=%d%s' % (tok, new, '' if old is None else
+                                      ' (was %d)' % old))
+        return
+    for e in entries.values():
+        if e.kind == kind and where in e.where and e.name not in cases:
+            gone = '%s %s %s' % (kind, e.name, place(fl, arch))
+            if not dropped(drop, kind, e.name):
+                refused.append(gone)
+                continue
+            del e.where[where]
+            removed.append(gone)
+    for case, status in sorted(cases.items()):
+        e = entries.get((kind, case))
+        if e is None:
+            e = entries[(kind, case)] = Entry(kind, case, {})
+        if where not in e.where:
+            e.where[where] = False
+            added.append('%s %s %s%s' % (
+                kind, case, place(fl, arch),
+                ' (it FAILED in this run)' if status in FAIL else ''))
+        if status in SKIP and not e.where[where]:
+            unskipped.append('%s %s %s' % (kind, case, place(fl, arch)))
+
+
 def update(args):
     header, entries, errors = read_inventory(args.inventory)
     if errors:
@@ -340,40 +502,27 @@ def update(args):
         ran = {}        # (arch, kind) -> {name: status}
         for kind, name, status, _, _ in results:
             arch, case = split_arch(name)
-            if kind in KINDS and arch and not is_run(case):
+            if kind in KINDS and not is_run(case):
                 ran.setdefault((arch, kind), {})[case] = status
         for (arch, kind), cases in sorted(ran.items()):
-            where = (fl, arch)
-            for e in entries.values():
-                if e.kind == kind and where in e.where and e.name not in cases:
-                    gone = '%s %s %s:%s' % (kind, e.name, fl, arch)
-                    if not dropped(args.drop, kind, e.name):
-                        refused.append(gone)
-                        continue
-                    del e.where[where]
-                    removed.append(gone)
-            for case, status in sorted(cases.items()):
-                e = entries.get((kind, case))
-                if e is None:
-                    e = entries[(kind, case)] = Entry(kind, case, {})
-                if where not in e.where:
-                    e.where[where] = False
-                    added.append('%s %s %s:%s%s' % (
-                        kind, case, fl, arch,
-                        ' (it FAILED in this run)' if status in FAIL else ''))
-                if status in SKIP and not e.where[where]:
-                    unskipped.append('%s %s %s:%s' % (kind, case, fl, arch))
+            for f in (FLAVOURS if kind in FLAVOURLESS else (fl,)):
+                update_one(entries, args.drop, (f, arch), kind, cases,
+                           added, removed, unskipped, refused)
     if refused:
         for r in refused:
             print('not run, and no --drop names it: ' + r)
-        print('%s: unchanged: %d listed cases did not run; if they are gone '
-              'on purpose, repeat with --drop for each (a glob on "KIND NAME" '
-              'or NAME), else find out why they did not run' %
+        print('%s: unchanged: %d listed cases did not run (or counts went '
+              'down); if they are gone on purpose, repeat with --drop for '
+              'each (a glob on "KIND NAME" or NAME; "KIND *" for a count), '
+              'else find out why they did not run' %
               (os.path.relpath(args.inventory), len(refused)))
         return 1
     for e in entries.values():
         if not any(e.where.values()):
             e.reason = ''
+        for w in list(e.count):
+            if w not in e.where:
+                del e.count[w]
     write_inventory(args.inventory, header, entries)
     for a in added:
         print('added:   ' + a)

@@ -5,6 +5,8 @@
 # file (FAIL: make failed, sparse did not run, or sparse warned in any of
 # our files while checking it), then one per header of ours that those
 # files include (FAIL: sparse warned in it, whichever file included it).
+# No C file of ours built (no .o: the kernel is not built, or elsewhere)
+# is "SPARSE ARCH:files FAIL", exit 1: a check of nothing is no pass.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 arch=$1
@@ -20,6 +22,10 @@ mapfile -t cfiles < <(git ls-files -- 'kernel/*.c' 'arch/*.c' 'lib/*.c' 'samples
 		# only what this config builds
 		[ -f "$obj/${f%.c}.o" ] && echo "$f"
 	done)
+if [ ${#cfiles[@]} = 0 ]; then
+	echo "SPARSE $arch:files FAIL (no C file of ours has its .o in $obj: nothing to check)"
+	exit 1
+fi
 mapfile -t hfiles < <(git ls-files -- 'include/*.h' 'arch/*.h' 'kernel/*.h' 'lib/*.h' |
 	while read -r f; do
 		case $f in

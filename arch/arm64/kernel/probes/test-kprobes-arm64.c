@@ -12,7 +12,9 @@
  * instructions must fail registration with their errno.
  */
 #include <kunit/test.h>
+#include <kunit/static_stub.h>
 #include <linux/context_tracking.h>
+#include <linux/cpu.h>
 #include <linux/delay.h>
 #include <linux/ftrace.h>
 #include <linux/hw_breakpoint.h>
@@ -108,8 +110,14 @@ static void kpa64_post(struct kprobe *p, struct pt_regs *regs,
 		       unsigned long flags)
 {
 	kpa64_post_hits++;
-	/* as in a BRK handler (lockdep_hardirqs_enabled(): lockdep builds) */
-	if (!irqs_disabled() || lockdep_hardirqs_enabled() ||
+	/*
+	 * As in a BRK handler.  Whether lockdep was told is checked only
+	 * with CONFIG_TRACE_IRQFLAGS (the lockdep kernel of make stress
+	 * DEBUG=1): elsewhere lockdep_hardirqs_enabled() is a constant 0.
+	 * irqs_disabled() is checked in every config.
+	 */
+	if (!irqs_disabled() ||
+	    (IS_ENABLED(CONFIG_TRACE_IRQFLAGS) && lockdep_hardirqs_enabled()) ||
 	    kprobe_running() != p)
 		kpa64_bad_post++;
 }
@@ -694,7 +702,9 @@ static void kpa64_pc_post(struct kprobe *p, struct pt_regs *regs,
 	kpa64_pc.pc = instruction_pointer(regs);
 	kpa64_pc.x0 = regs->regs[0];
 	kpa64_pc.irqs_off_in_regs = !interrupts_enabled(regs);
-	if (!irqs_disabled() || lockdep_hardirqs_enabled() ||
+	/* lockdep told: CONFIG_TRACE_IRQFLAGS only, as in kpa64_post() */
+	if (!irqs_disabled() ||
+	    (IS_ENABLED(CONFIG_TRACE_IRQFLAGS) && lockdep_hardirqs_enabled()) ||
 	    kprobe_running() != p || (regs->pstate & PSR_BTYPE_MASK))
 		kpa64_pc.bad++;
 	if (kpa64_pc.mode == 1)
@@ -953,12 +963,25 @@ static void kprobes_arm64_opt_landing_pads(struct kunit *test)
 	}
 }
 
+/* For kprobes_arm64_opt_idle_text: no blacklist, for this test's thread. */
+static bool kpa64_no_blacklist(unsigned long addr)
+{
+	return false;
+}
+
 /*
  * cpuidle text is not optimized: RCU may not be watching there, and a
  * hit through the detour buffer takes no exception that would make it.
- * (The kernel links .cpuidle.text inside the noinstr text, which the
- * blacklist refuses already: either refusal will do, an optimized probe
- * will not.)
+ * The kernel links .cpuidle.text inside the noinstr text, so the
+ * blacklist refuses a probe there first (-EINVAL, asserted), and the
+ * optimizer's own refusal is reached only past it.  So, deterministic:
+ * arch_prepare_optimized_kprobe() is asked for the probe point in
+ * cpuidle text and for the same instruction (a nop after a cmp) in
+ * ordinary text, -EOPNOTSUPP for the first and a buffer for the second;
+ * then, the blacklist stubbed out for this test's thread (a KUnit static
+ * stub of within_kprobe_blacklist()), a probe in cpuidle text registers,
+ * the optimizer leaves it a BRK, and it hits; the same probe in ordinary
+ * text is optimized.
  */
 static void kprobes_arm64_opt_idle_text(struct kunit *test)
 {
@@ -966,21 +989,51 @@ static void kprobes_arm64_opt_idle_text(struct kunit *test)
 		.addr = (kprobe_opcode_t *)kpa64_idle_text_at,
 		.pre_handler = kpa64_pre,
 	};
+	struct kprobe plain = {
+		.addr = (kprobe_opcode_t *)kpa64_nop_at,
+		.pre_handler = kpa64_pre,
+	};
+	struct kprobe fake = {};
+	struct optimized_kprobe op = { .kp = &fake };
 	u64 out[4];
 	int ret;
 
-	kpa64_pre_hits = 0;
+	KUNIT_ASSERT_TRUE(test, cpu_in_idle(kpa64_idle_text_at));
+	KUNIT_ASSERT_FALSE(test, cpu_in_idle(kpa64_nop_at));
+	fake.opcode = le32_to_cpu(*(__le32 *)kpa64_idle_text_at);
+	KUNIT_ASSERT_EQ(test, fake.opcode,
+			le32_to_cpu(*(__le32 *)kpa64_nop_at));
+	fake.addr = (kprobe_opcode_t *)kpa64_idle_text_at;
+	KUNIT_EXPECT_EQ(test, arch_prepare_optimized_kprobe(&op), -EOPNOTSUPP);
+	KUNIT_EXPECT_NULL(test, op.optinsn.buf);
+	if (op.optinsn.buf)
+		arch_remove_optimized_kprobe(&op);
+	fake.addr = (kprobe_opcode_t *)kpa64_nop_at;
+	KUNIT_EXPECT_EQ(test, arch_prepare_optimized_kprobe(&op), 0);
+	if (op.optinsn.buf)
+		arch_remove_optimized_kprobe(&op);
+
+	KUNIT_EXPECT_EQ(test, register_kprobe(&kp), -EINVAL);
+	kunit_activate_static_stub(test, within_kprobe_blacklist,
+				   kpa64_no_blacklist);
 	ret = register_kprobe(&kp);
-	if (ret) {
-		KUNIT_EXPECT_EQ(test, ret, -EINVAL);
-		KUNIT_EXPECT_EQ(test, kpa64_idle_text(1, 2, out), 10);
-		return;
-	}
+	kunit_deactivate_static_stub(test, within_kprobe_blacklist);
+	KUNIT_ASSERT_EQ(test, ret, 0);
 	wait_for_kprobe_optimizer();
+	kpa64_pre_hits = 0;
+	kpa64_bad_pc = 0;
 	KUNIT_EXPECT_FALSE(test, kpa64_site_optimized(kp.addr));
 	KUNIT_EXPECT_EQ(test, kpa64_idle_text(1, 2, out), 10);
 	unregister_kprobe(&kp);
 	KUNIT_EXPECT_EQ(test, kpa64_pre_hits, 1);
+
+	KUNIT_ASSERT_EQ(test, register_kprobe(&plain), 0);
+	wait_for_kprobe_optimizer();
+	KUNIT_EXPECT_TRUE(test, kpa64_site_optimized(plain.addr));
+	KUNIT_EXPECT_EQ(test, kpa64_nop(1, 2, out), 10);
+	unregister_kprobe(&plain);
+	KUNIT_EXPECT_EQ(test, kpa64_pre_hits, 2);
+	KUNIT_EXPECT_EQ(test, kpa64_bad_pc, 0);
 }
 
 /* Skip the adds: x0 = 42 and the pc after it, from the pre_handler. */

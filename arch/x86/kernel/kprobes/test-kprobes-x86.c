@@ -54,7 +54,9 @@
 #include <linux/rethook.h>
 #include <linux/uaccess.h>
 #include <linux/context_tracking.h>
+#include <linux/delay.h>
 #include <linux/memory.h>
+#include <linux/string_choices.h>
 #include <kunit/test.h>
 #include <asm/text-patching.h>
 #include <linux/linkage.h>
@@ -987,7 +989,7 @@ static void kpx_pc_post(struct kprobe *p, struct pt_regs *regs,
 	WRITE_ONCE(kpx_pc.ax, regs->ax);
 	WRITE_ONCE(kpx_pc.flags, regs->flags);
 	WRITE_ONCE(kpx_pc.irqs_off, irqs_disabled());
-	/* lockdep builds: it must know (0 where nothing tracks irqs) */
+	/* lockdep's view: checked only with CONFIG_TRACE_IRQFLAGS, below */
 	WRITE_ONCE(kpx_pc.lockdep_on, lockdep_hardirqs_enabled());
 	WRITE_ONCE(kpx_pc.running, kprobe_running() == p);
 	if (!rcu_is_watching())
@@ -1032,7 +1034,15 @@ static void kpx_post_copy(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, READ_ONCE(kpx_pc.ax), 100UL);
 	KUNIT_EXPECT_TRUE(test, READ_ONCE(kpx_pc.flags) & X86_EFLAGS_IF);
 	KUNIT_EXPECT_TRUE(test, READ_ONCE(kpx_pc.irqs_off));
-	KUNIT_EXPECT_FALSE(test, READ_ONCE(kpx_pc.lockdep_on));
+	/*
+	 * lockdep told: checked only where something tracks interrupts
+	 * (CONFIG_TRACE_IRQFLAGS, e.g. the lockdep kernel of make stress
+	 * DEBUG=1).  Elsewhere lockdep_hardirqs_enabled() is a constant 0,
+	 * so the check is left out there; irqs_off above is what the CPU
+	 * says, in every config.
+	 */
+	if (IS_ENABLED(CONFIG_TRACE_IRQFLAGS))
+		KUNIT_EXPECT_FALSE(test, READ_ONCE(kpx_pc.lockdep_on));
 	KUNIT_EXPECT_TRUE(test, READ_ONCE(kpx_pc.running));
 	KUNIT_EXPECT_FALSE(test, irqs_disabled());
 	KUNIT_EXPECT_TRUE(test, kpx_no_probe_running());
@@ -1190,16 +1200,6 @@ static noinline __used __noipa int kpx_keyed(int x)
 	return x * 3;
 }
 
-static int kpx_flipper(void *unused)
-{
-	while (!kthread_should_stop()) {
-		static_branch_enable(&kpx_key);
-		static_branch_disable(&kpx_key);
-		cond_resched();
-	}
-	return 0;
-}
-
 #define KPX_RACE_MAX	24
 
 static void kpx_nopost(struct kprobe *p, struct pt_regs *regs,
@@ -1207,22 +1207,132 @@ static void kpx_nopost(struct kprobe *p, struct pt_regs *regs,
 {
 }
 
+/* The jump label site of kpx_key (in kpx_keyed), or 0. */
+static unsigned long kpx_key_site(void)
+{
+#ifdef CONFIG_JUMP_LABEL
+	struct jump_entry *e;
+
+	for (e = __start___jump_table; e < __stop___jump_table; e++)
+		if (jump_entry_key(e) == &kpx_key.key)
+			return jump_entry_code(e);
+#endif
+	return 0;
+}
+
+struct kpx_reg {
+	struct kprobe **list;
+	int n, ret;
+	struct completion started, done;
+};
+
+static int kpx_registrar(void *data)
+{
+	struct kpx_reg *r = data;
+
+	complete(&r->started);
+	r->ret = register_kprobes(r->list, r->n);
+	complete(&r->done);
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+static void kpx_reset_probes(struct kprobe **list, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		list[i]->flags = 0;
+		list[i]->nmissed = 0;
+		INIT_HLIST_NODE(&list[i]->hlist);
+		INIT_LIST_HEAD(&list[i]->list);
+	}
+}
+
 /*
- * text_poke_bp() leaves an int3 over the first byte of the jump label's
- * instruction while it rewrites the rest; a decoder reading the text
- * then would misplace the boundaries after it.  Registration decodes
- * under text_mutex, which the flipper's patching holds throughout: every
- * boundary registers as when the key is quiet, every mid-instruction
- * address is refused.  TCG interleaves the two vCPUs coarsely, so
- * without the lock the window is hit only now and then: the test can
- * miss it, it cannot give a false failure.
+ * Register @n probes at boundaries after @at while @at is as
+ * text_poke_bp() leaves an instruction in the middle of a change: an
+ * int3 over its first byte, text_mutex held, and for a jump label site
+ * (@jl) jump_label_lock() too, as a key's change holds them.
+ * Registration must wait for the patching and then decode whole
+ * instructions: it succeeds.  Had it decoded meanwhile, the int3 would
+ * be a one-byte instruction that code runs into, taken for another
+ * debugger's breakpoint: -EBUSY.
+ */
+static void kpx_decode_mid_patch(struct kunit *test, unsigned long at,
+				 bool jl, struct kprobe **list, int n)
+{
+	struct kpx_reg r = { .list = list, .n = n, .ret = -EINVAL };
+	u8 int3 = INT3_INSN_OPCODE, orig;
+	struct task_struct *t;
+	bool early, done;
+	int i;
+
+	init_completion(&r.started);
+	init_completion(&r.done);
+	kpx_reset_probes(list, n);
+	if (jl)
+		jump_label_lock();
+	mutex_lock(&text_mutex);
+	orig = *(u8 *)at;
+	text_poke((void *)at, &int3, INT3_INSN_SIZE);
+	text_poke_sync();
+	t = kthread_run(kpx_registrar, &r, "kpx_registrar");
+	if (!IS_ERR(t)) {
+		wait_for_completion(&r.started);
+		/* until it is done or asleep (on a lock the patching holds) */
+		for (i = 0; i < 5000 && !completion_done(&r.done); i++) {
+			if (READ_ONCE(t->__state) == TASK_UNINTERRUPTIBLE)
+				break;
+			usleep_range(1000, 2000);
+		}
+	}
+	early = !IS_ERR(t) && completion_done(&r.done);
+	text_poke((void *)at, &orig, 1);
+	text_poke_sync();
+	mutex_unlock(&text_mutex);
+	if (jl)
+		jump_label_unlock();
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	/* bounded: a registrar that oopsed must not hang the suite */
+	done = wait_for_completion_timeout(&r.done, 30 * HZ);
+	KUNIT_ASSERT_TRUE_MSG(test, done, "registration mid-patch never ended");
+	kthread_stop(t);
+	KUNIT_EXPECT_FALSE_MSG(test, early,
+			       "registration did not wait for the patching of %pS",
+			       (void *)at);
+	KUNIT_EXPECT_EQ_MSG(test, r.ret, 0,
+			    "a boundary after %pS refused, decoded mid-patch",
+			    (void *)at);
+	if (!r.ret)
+		unregister_kprobes(list, n);
+}
+
+/*
+ * Decoding while the text of the same function is patched.
+ * text_poke_bp() leaves an int3 over the first byte of an instruction
+ * while it rewrites the rest; a decoder reading the text then would
+ * misplace the boundaries after it.  A key's change holds
+ * jump_label_lock() (which registration's check for jump label sites
+ * takes) and text_mutex; ftrace's and static calls' changes hold
+ * text_mutex, which registration's decoding holds.
+ *
+ * Deterministic: rather than race a flipping key (which hit the window
+ * only now and then), the test puts the text in that very state itself,
+ * holding what the patcher holds, while another thread registers the
+ * boundaries after the site: at the jump label site of kpx_key (with
+ * jump_label_lock()) and at the first instruction of kpx_keyed that
+ * ftrace patches (its fentry call; without ftrace the first one longer
+ * than a byte) with text_mutex alone.  So with the key off (a nop at the
+ * site) and on (a jmp).  In both states, every boundary registers and
+ * every mid-instruction address is refused.
  */
 static void kpx_decode_vs_jump_label(struct kunit *test)
 {
-	unsigned long start, size, off, a;
+	unsigned long start, size, off, a, site, other = 0;
 	struct kprobe *kps, **list;
-	struct task_struct *flipper;
-	int n = 0, nmid = 0, i, round, ret;
+	int n = 0, nmid = 0, i, after, state, ret;
 	unsigned long *mid;
 	u8 buf[MAX_INSN_SIZE];
 	struct insn insn;
@@ -1233,17 +1343,25 @@ static void kpx_decode_vs_jump_label(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, kps);
 	KUNIT_ASSERT_NOT_NULL(test, list);
 	KUNIT_ASSERT_NOT_NULL(test, mid);
+	if (!IS_ENABLED(CONFIG_JUMP_LABEL))
+		kunit_skip(test, "CONFIG_JUMP_LABEL is off: no jump label site");
 	KUNIT_EXPECT_EQ(test, kpx_keyed(1), 3);
 	start = (unsigned long)kpx_keyed;
+	site = kpx_key_site();
+	KUNIT_ASSERT_NE(test, site, 0UL);
 	KUNIT_ASSERT_TRUE(test, kallsyms_lookup_size_offset(start, &size,
 							    &off));
+	KUNIT_ASSERT_TRUE(test, site > start && site < start + size);
 	/* the boundaries that register while the key is quiet */
+	after = -1;
 	for (a = start; a < start + size && n < KPX_RACE_MAX; a += insn.length) {
 		KUNIT_ASSERT_EQ(test, copy_from_kernel_nofault(buf, (void *)a,
 							       sizeof(buf)), 0);
 		KUNIT_ASSERT_EQ(test, insn_decode_kernel(&insn, buf), 0);
 		if (insn.length > 1 && nmid < KPX_RACE_MAX)
 			mid[nmid++] = a + 1;
+		if (insn.length > 1 && !other && a < site)
+			other = a;
 		memset(&kps[n], 0, sizeof(kps[n]));
 		kps[n].addr = (void *)a;
 		kps[n].pre_handler = kpx_pre_nop;
@@ -1255,26 +1373,31 @@ static void kpx_decode_vs_jump_label(struct kunit *test)
 			kps[n].pre_handler = kpx_pre_nop;
 			kps[n].post_handler = kpx_nopost;
 			list[n] = &kps[n];
+			if (a > site && after < 0)
+				after = n;
 			n++;
 		}
 	}
 	KUNIT_ASSERT_GT(test, n, 2);
+	KUNIT_ASSERT_GE_MSG(test, after, 0, "no boundary after %pS",
+			    (void *)site);
+	if (ftrace_location(start))
+		other = ftrace_location(start);
+	KUNIT_ASSERT_NE(test, other, 0UL);
 
-	flipper = kthread_run(kpx_flipper, NULL, "kpx_flipper");
-	KUNIT_ASSERT_FALSE(test, IS_ERR(flipper));
-	for (round = 0; round < 20; round++) {
-		for (i = 0; i < n; i++) {
-			kps[i].flags = 0;
-			kps[i].nmissed = 0;
-			INIT_HLIST_NODE(&kps[i].hlist);
-			INIT_LIST_HEAD(&kps[i].list);
-		}
+	for (state = 0; state < 2; state++) {
+		if (state)
+			static_branch_enable(&kpx_key);
+		kpx_decode_mid_patch(test, site, true, list + after, n - after);
+		kpx_decode_mid_patch(test, other, false, list + after,
+				     n - after);
+		kpx_reset_probes(list, n);
 		ret = register_kprobes(list, n);
-		KUNIT_EXPECT_EQ_MSG(test, ret, 0, "round %d", round);
-		if (ret)
-			break;
-		KUNIT_EXPECT_EQ(test, kpx_keyed(2) % 3, 0);
-		unregister_kprobes(list, n);
+		KUNIT_EXPECT_EQ_MSG(test, ret, 0, "key %s", str_on_off(state));
+		if (!ret) {
+			KUNIT_EXPECT_EQ(test, kpx_keyed(2), state ? 306 : 6);
+			unregister_kprobes(list, n);
+		}
 		for (i = 0; i < nmid; i++) {
 			struct kprobe kp = {
 				.addr = (void *)mid[i],
@@ -1282,13 +1405,13 @@ static void kpx_decode_vs_jump_label(struct kunit *test)
 			};
 
 			ret = register_kprobe(&kp);
-			KUNIT_EXPECT_NE_MSG(test, ret, 0, "mid-instruction %pS",
-					    (void *)mid[i]);
+			KUNIT_EXPECT_NE_MSG(test, ret, 0,
+					    "mid-instruction %pS, key %s",
+					    (void *)mid[i], str_on_off(state));
 			if (!ret)
 				unregister_kprobe(&kp);
 		}
 	}
-	kthread_stop(flipper);
 	static_branch_disable(&kpx_key);
 }
 
@@ -1470,20 +1593,22 @@ static void kpx_df_clear(struct kunit *test)
 	unregister_kprobe(&kp[0]);
 	kpx_df_expect(test, "post copy");
 
-#ifdef CONFIG_OPTPROBES
-	/* the movl after the std */
+	/*
+	 * The movl after the std: optimized, or without OPTPROBES a
+	 * breakpoint's pre_handler, which must see DF clear as well.
+	 */
 	kp[1].addr = (kprobe_opcode_t *)(kpx_body(kpx_df_opt) + 1);
 	kp[1].pre_handler = kpx_df_pre;
 	KUNIT_ASSERT_EQ(test, register_kprobe(&kp[1]), 0);
 	wait_for_kprobe_optimizer();
-	KUNIT_EXPECT_TRUE(test, kpx_optimized(&kp[1]));
+	KUNIT_EXPECT_EQ(test, kpx_optimized(&kp[1]), IS_ENABLED(CONFIG_OPTPROBES));
 	traps = kprobe_int3_hits();
 	KUNIT_EXPECT_EQ(test, kpx_df_opt(1), 8);
-	KUNIT_EXPECT_EQ(test, kprobe_int3_hits() - traps, 0UL);
+	KUNIT_EXPECT_EQ(test, kprobe_int3_hits() - traps,
+			IS_ENABLED(CONFIG_OPTPROBES) ? 0UL : 1UL);
 	KUNIT_EXPECT_EQ(test, atomic_read(&kpx_dfs.hits), 1);
 	unregister_kprobe(&kp[1]);
-	kpx_df_expect(test, "optimized");
-#endif
+	kpx_df_expect(test, IS_ENABLED(CONFIG_OPTPROBES) ? "optimized" : "int3");
 }
 
 /*
@@ -1610,8 +1735,10 @@ static void kpx_reading_reentry(struct kunit *test)
  * make it, with ct_nmi_enter()).  Failed before: rcu_is_watching()
  * false in both handlers, where an unregistration's synchronize_rcu()
  * would not have waited for them.  The post copy's callback has done
- * it since it came (kpx_post_copy tests it).
+ * it since it came (kpx_post_copy tests it).  Without OPTPROBES the
+ * probe is a breakpoint, whose entry makes RCU watch.
  */
+#ifdef CONFIG_CONTEXT_TRACKING_IDLE
 static struct {
 	atomic_t hits;
 	bool rcu_off;
@@ -1630,7 +1757,6 @@ static int kpx_idle_pre(struct kprobe *p, struct pt_regs *regs)
 	return 0;
 }
 
-#ifdef CONFIG_CONTEXT_TRACKING_IDLE
 static noinline __used __noipa void kpx_idle_enter(void)
 {
 	ct_idle_enter();
@@ -1648,19 +1774,19 @@ static int kpx_idle_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 static void kpx_rcu_idle(struct kunit *test)
 {
 #ifdef CONFIG_CONTEXT_TRACKING_IDLE
-	struct kprobe *kp __maybe_unused;
+	struct kprobe *kp;
 	struct kretprobe *rp __maybe_unused;
-	int v __maybe_unused;
+	int v;
 
 	memset(&kpx_idle, 0, sizeof(kpx_idle));
-#ifdef CONFIG_OPTPROBES
+	/* optimized; without OPTPROBES, the breakpoint's pre_handler */
 	kp = kunit_kzalloc(test, sizeof(*kp), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, kp);
 	kp->symbol_name = "kpx_opt";
 	kp->pre_handler = kpx_idle_pre;
 	KUNIT_ASSERT_EQ(test, register_kprobe(kp), 0);
 	wait_for_kprobe_optimizer();
-	KUNIT_EXPECT_TRUE(test, kpx_optimized(kp));
+	KUNIT_EXPECT_EQ(test, kpx_optimized(kp), IS_ENABLED(CONFIG_OPTPROBES));
 	local_irq_disable();
 	ct_idle_enter();
 	v = kpx_opt(2);
@@ -1670,8 +1796,7 @@ static void kpx_rcu_idle(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, v, 9);
 	KUNIT_EXPECT_EQ(test, atomic_read(&kpx_idle.hits), 1);
 	KUNIT_EXPECT_FALSE_MSG(test, READ_ONCE(kpx_idle.rcu_off),
-			       "optimized: RCU not watching");
-#endif
+			       "pre_handler: RCU not watching");
 #ifdef CONFIG_KRETPROBES
 	rp = kunit_kzalloc(test, sizeof(*rp), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, rp);

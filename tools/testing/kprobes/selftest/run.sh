@@ -12,7 +12,13 @@
 #  - the inventory: a missing case, a case it does not list, a skip it
 #    does not allow (all FAIL), an allowed skip (counted as skipped), the
 #    closing line, update refusing to drop a case no --drop names, and
-#    update followed by check (0 failed);
+#    update followed by check (0 failed); every kind inventoried: a
+#    result about the run (no arch) missing, as when the self-test stops
+#    before its last line, a checker that printed nothing (sparse), a
+#    kind of result it does not know, a counted kind (CHECKPATCH) with
+#    one case fewer, or renamed, or skipped, update of a count (refusing
+#    to lower it without --drop), the self-test's cases updated for both
+#    flavours; sparse.sh with no file to check;
 #  - the staged tree check: a surviving upstream file, a file differing
 #    from ours, our file;
 #  - the benchmark's parser and report (bench-report.py) on crafted
@@ -25,18 +31,25 @@
 #    report's stress and archcheck sections on crafted stored runs
 #    (selftest/stress/, selftest/archcheck/).
 #
-# One "SELFTEST <name> PASS|FAIL [why]" line per check; exit 1 if any
-# failed.  Quick (seconds), so make check runs it first.
+# One "SELFTEST <name> PASS|FAIL [why]" line per check, then, at the very
+# end only, "SELFTEST completed PASS (N checks, N failed)": the inventory
+# expects it, so a self-test that died or exited halfway fails make check.
+# Exit 1 if any failed.  Quick (seconds), so make check runs it first.
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
 ST=$KP_TOOLS/selftest
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 nfail=0
-ok() { echo "SELFTEST $1 PASS"; }
+nchecks=0
+ok() {
+	echo "SELFTEST $1 PASS"
+	nchecks=$((nchecks + 1))
+}
 bad() {
 	echo "SELFTEST $1 FAIL ${2:-}"
 	nfail=$((nfail + 1))
+	nchecks=$((nchecks + 1))
 }
 # expect NAME WANT_RC CMD...: CMD's exit status must be WANT_RC (0 or 1)
 expect_rc() {
@@ -150,8 +163,14 @@ results() {
 		echo "# kprobes check: flavour=$1 arches=x86_64"
 		echo "# base: Debian linux-source-6.12 6.12.117-1~deb12u1"
 		echo "SELFTEST something PASS"
+		echo "CHECK deps PASS"
+		echo "CHECK x86_64:build PASS"
 		kunit "$2" | sed -E 's/^KUNIT /KUNIT x86_64:/'
 		guest "$3" 0 | sed -E 's/^KPTEST /KPTEST x86_64:/'
+		echo "SPARSE x86_64:kernel/kprobes.c PASS"
+		echo "CHECKPATCH 0001-kprobes-a.patch PASS"
+		echo "CHECKPATCH 0002-kprobes-b.patch PASS"
+		echo "SELFTEST completed PASS (2 checks, 0 failed)"
 	} > "$tmp/res"
 }
 inv() { python3 "$KP_TOOLS/inventory.py" --inventory "$tmp/inv" "$@"; }
@@ -159,12 +178,12 @@ cp "$ST/inventory.test" "$tmp/inv"
 expect_rc inventory.lint-real 0 python3 "$KP_TOOLS/inventory.py" lint
 results ours "$ST/kunit-clean.log" "$ST/guest-clean.log"
 expect_rc inventory.clean 0 inv check "$tmp/res"
-has inventory.closing-line '^11 passed, 0 failed, 0 skipped$'
+has inventory.closing-line '^17 passed, 0 failed, 0 skipped$'
 has inventory.base-named '^base: Debian linux-source-6.12 6\.12\.117-1~deb12u1$'
 results ours "$ST/kunit-missing.log" "$ST/guest-clean.log"
 expect_rc inventory.missing-case 1 inv check "$tmp/res"
 has inventory.missing-case-named '^INVENTORY x86_64:KUNIT:kprobes_core\.kpt_by_symbol FAIL \(did not run'
-has inventory.missing-case-counted '^10 passed, 1 failed, 0 skipped$'
+has inventory.missing-case-counted '^16 passed, 1 failed, 0 skipped$'
 if tail -n 1 "$tmp/res" | grep -q '^INVENTORY x86_64:KUNIT:kprobes_core.kpt_by_symbol FAIL'; then
 	ok inventory.missing-case-appended
 else
@@ -186,19 +205,19 @@ cp "$ST/inventory.test" "$tmp/inv"
 results ours "$ST/kunit-skip.log" "$ST/guest-clean.log"
 expect_rc inventory.forbidden-skip 1 inv check "$tmp/res"
 has inventory.forbidden-skip-named '^INVENTORY x86_64:KUNIT:kprobes_core\.kpt_errors FAIL \(SKIP \(CONFIG_JUMP_LABEL is off\), but it must run on ours x86_64'
-has inventory.forbidden-skip-counted '^10 passed, 1 failed, 0 skipped$'
+has inventory.forbidden-skip-counted '^16 passed, 1 failed, 0 skipped$'
 sed -i 's|^\(KUNIT   kprobes_core.kpt_errors  *\)ours:x86_64$|\1ours:x86_64:skip  # selftest: allowed here|' "$tmp/inv"
 results ours "$ST/kunit-skip.log" "$ST/guest-clean.log"
 expect_rc inventory.allowed-skip 0 inv check "$tmp/res"
 has inventory.allowed-skip-listed '^  KUNIT x86_64:kprobes_core\.kpt_errors SKIP CONFIG_JUMP_LABEL is off   \[inventory: selftest: allowed here\]$'
-has inventory.allowed-skip-counted '^10 passed, 0 failed, 1 skipped$'
+has inventory.allowed-skip-counted '^16 passed, 0 failed, 1 skipped$'
 printf 'KUNIT kprobes_core.x ours:x86_64:skip\n' > "$tmp/inv"
 expect_rc inventory.skip-needs-reason 1 inv lint
 results ours "$ST/kunit-fail.log" "$ST/guest-clean.log"
 cp "$ST/inventory.test" "$tmp/inv"
 expect_rc inventory.failing-case 1 inv check "$tmp/res"
 has inventory.failing-case-assertion '^      # kpt_errors: EXPECTATION FAILED at lib/test_kprobes\.c:287$'
-has inventory.failing-case-counted '^10 passed, 1 failed, 0 skipped$'
+has inventory.failing-case-counted '^16 passed, 1 failed, 0 skipped$'
 # update from a run, then the same run checks clean; the other flavour's
 # entries stay.
 printf '# header\n' > "$tmp/inv"
@@ -221,6 +240,54 @@ if grep -q '^KUNIT   kprobes_core.kpt_gone  *upstream:x86_64$' "$tmp/inv" &&
 else
 	bad inventory.update-keeps-others "($(tr '\n' '|' < "$tmp/inv" | head -c 300))"
 fi
+if grep -q '^SELFTEST something  *ours upstream$' "$tmp/inv"; then
+	ok inventory.update-selftest-both-flavours
+else
+	bad inventory.update-selftest-both-flavours "($(grep '^SELFTEST' "$tmp/inv" | tr '\n' '|'))"
+fi
+# Every kind of result is inventoried.  The self-test stopped before its
+# last line (a case of the run, no arch):
+cp "$ST/inventory.test" "$tmp/inv"
+results ours "$ST/kunit-clean.log" "$ST/guest-clean.log"
+sed -i '/^SELFTEST completed /d' "$tmp/res"
+expect_rc inventory.selftest-stopped 1 inv check "$tmp/res"
+has inventory.selftest-stopped-named '^INVENTORY SELFTEST:completed FAIL \(did not run; the inventory expects it on ours \(the run'
+# a checker that printed nothing:
+results ours "$ST/kunit-clean.log" "$ST/guest-clean.log"
+sed -i '/^SPARSE /d' "$tmp/res"
+expect_rc inventory.checker-silent 1 inv check "$tmp/res"
+has inventory.checker-silent-named '^INVENTORY x86_64:SPARSE:kernel/kprobes\.c FAIL \(did not run'
+# a kind nobody inventoried:
+results ours "$ST/kunit-clean.log" "$ST/guest-clean.log"
+echo "NEWKIND x86_64:thing PASS" >> "$tmp/res"
+expect_rc inventory.unknown-kind 1 inv check "$tmp/res"
+has inventory.unknown-kind-named '^INVENTORY x86_64:NEWKIND:thing FAIL \(a kind of result the inventory does not know'
+# a counted kind: its number, not its names
+results ours "$ST/kunit-clean.log" "$ST/guest-clean.log"
+sed -i 's/^CHECKPATCH 0002-kprobes-b/CHECKPATCH 0002-kprobes-renamed/' "$tmp/res"
+expect_rc inventory.counted-renamed 0 inv check "$tmp/res"
+sed -i '/^CHECKPATCH 0002/d' "$tmp/res"
+expect_rc inventory.counted-fewer 1 inv check "$tmp/res"
+has inventory.counted-fewer-named '^INVENTORY CHECKPATCH:\* FAIL \(1 cases ran, the inventory expects 2 on ours'
+cp "$tmp/inv" "$tmp/inv.before"
+expect_rc inventory.update-refuses-lower-count 1 inv update "$tmp/res"
+has inventory.update-lower-count-named '^not run, and no --drop names it: CHECKPATCH \* ours=2 \(this run: 1\)$'
+if cmp -s "$tmp/inv" "$tmp/inv.before"; then
+	ok inventory.update-lower-count-writes-nothing
+else
+	bad inventory.update-lower-count-writes-nothing "(the inventory changed)"
+fi
+expect_rc inventory.update-count 0 inv update --drop 'CHECKPATCH *' "$tmp/res"
+has inventory.update-count-says '^added:   CHECKPATCH \* ours=1 \(was 2\)$'
+expect_rc inventory.update-count-then-check 0 inv check --no-append "$tmp/res"
+results ours "$ST/kunit-clean.log" "$ST/guest-clean.log"
+sed -i 's/^\(CHECKPATCH 0002-kprobes-b.patch\) PASS/\1 SKIP/' "$tmp/res"
+cp "$ST/inventory.test" "$tmp/inv"
+expect_rc inventory.counted-skip 1 inv check "$tmp/res"
+has inventory.counted-skip-named '^INVENTORY CHECKPATCH:0002-kprobes-b\.patch FAIL \(SKIP: the cases of CHECKPATCH, a counted kind, may not skip\)$'
+# sparse.sh with no built file of ours to check says so, and fails
+KP_BUILD=$tmp/nobuild expect_rc sparse.no-files 1 "$KP_TOOLS/sparse.sh" x86_64
+has sparse.no-files-named '^SPARSE x86_64:files FAIL \(no C file of ours has its \.o'
 
 # 5. The staged tree: only our files where upstream's were.
 mkdir -p "$tmp/root/kernel" "$tmp/src/kernel" "$tmp/src/include/linux"
@@ -309,4 +376,6 @@ has report.archcheck-closing '^Closing line: `archcheck: 23 passed, 2 failed`$'
 # stored results make (nobody edited them by hand)
 expect_rc bench.repository-report-up-to-date 0 br report --check
 
+# Reached the end (nothing may follow this line).
+echo "SELFTEST completed PASS ($nchecks checks, $nfail failed)"
 [ $nfail = 0 ]
