@@ -26,7 +26,7 @@ args=(--build_dir="$obj" --kunitconfig="$frag" --qemu_config="$KP_TOOLS/qemu/$ar
 log=$KP_BUILD/build-$fl-$arch.log
 kp_log "building $fl $arch kernel in $obj (log: $log)"
 start=$(date +%s)
-# Progress: kunit.py prints nothing until make is done (13 minutes on 2
+# Progress: kunit.py prints nothing until make is done (about 8 minutes on 2
 # cores from an empty ccache), so a line every KP_PROGRESS seconds says
 # how many objects this build compiled so far, beside the count of the
 # last complete build of this tree.
