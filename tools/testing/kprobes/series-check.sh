@@ -197,7 +197,9 @@ sc_objs() {	# "SYMS:object" (built when every SYM is y and the source exists)
 		KPROBES_ON_FTRACE:arch/x86/kernel/kprobes/ftrace.o
 		JPROBES:arch/x86/kernel/kprobes/jprobe.o
 		JPROBES:arch/x86/kernel/kprobes/jprobe_trampoline.o
+		KPROBES_SANITY_TEST:arch/x86/kernel/kprobes/test-kprobes-insn.o
 		KPROBES_SANITY_TEST:arch/x86/kernel/kprobes/test-kprobes-x86.o
+		KPROBES_SANITY_TEST:arch/x86/kernel/kprobes/test-kprobes-ctx.o
 		UNWINDER_ORC:arch/x86/kernel/unwind_orc.o
 		UNWINDER_FRAME_POINTER:arch/x86/kernel/unwind_frame.o
 		X86_64:arch/x86/kernel/traps.o
