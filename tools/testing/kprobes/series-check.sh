@@ -15,8 +15,8 @@
 #      the series, and (not with --quick: minutes)
 #      get_maintainer.pl --self-test=patterns reports nothing there;
 #   5. (not with --quick) a build after every patch, on each arch of
-#      KP_SC_ARCHES (default "x86_64 arm64"; riscv64 builds from the compat
-#      patch on, where its kprobes come back): defconfig plus the kprobes
+#      KP_SC_ARCHES (default "x86_64 arm64 riscv64"; riscv64 builds from
+#      the compat patch on, where its kprobes come back): defconfig plus the kprobes
 #      options (KPROBES KRETPROBES OPTPROBES JPROBES KPROBE_EVENTS, the
 #      KUnit suites, the samples), incremental, out of tree, with ccache.
 #      KP_SC_BUILD=fast (default) compiles the kprobes objects the config
@@ -163,7 +163,7 @@ fi
 [ $builds = 1 ] || exit $rc
 
 # 5. a build after every patch
-arches=${KP_SC_ARCHES:-x86_64 arm64}
+arches=${KP_SC_ARCHES:-x86_64 arm64 riscv64}
 mode=${KP_SC_BUILD:-fast}
 from=${KP_SC_FROM:-1}
 to=${KP_SC_TO:-${#patches[@]}}
