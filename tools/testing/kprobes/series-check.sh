@@ -22,8 +22,11 @@
 #      KP_SC_BUILD=fast (default) compiles the kprobes objects the config
 #      enables (the core, the arch's, the tests, the samples, the users:
 #      trace_kprobe, the unwinder, the arm64 fault handler); =vmlinux
-#      builds and links vmlinux as well.  KP_SC_FROM / KP_SC_TO (patch
-#      numbers, 1-based) narrow the steps.
+#      builds and links vmlinux and the modules (modpost), in make check's config of the arch
+#      (fragment.sh ours ARCH: the kprobes options, KUnit, a small
+#      kernel) instead of defconfig, whose cold build takes an hour on
+#      arm64; riscv64, which has no such config, links its defconfig.
+#      KP_SC_FROM / KP_SC_TO (patch numbers, 1-based) narrow the steps.
 #
 # --builds runs 1 and 5 only.  --quick (part of make check) runs 1-4: about a minute, once the base
 # repository exists.  Result lines:
@@ -268,6 +271,10 @@ for ((i = from; i <= to; i++)); do
 		read -r karch cross < <(sc_arch "$a")
 		obj=$work/obj-$a
 		log=$work/build-$nn-$a.log
+		if [ "$mode" = vmlinux ]; then
+			obj=$work/obj-$a-vmlinux
+			log=$work/build-$nn-$a-vmlinux.log
+		fi
 		mkdir -p "$obj"
 		mk() {
 			nice -n 10 make -C "$src" O="$obj" ARCH="$karch" CROSS_COMPILE="$cross" \
@@ -276,7 +283,11 @@ for ((i = from; i <= to; i++)); do
 		t0=$(date +%s)
 		objs=()
 		{
-			mk defconfig &&
+			if [ "$mode" = vmlinux ] && [ "$a" != riscv64 ]; then
+				"$KP_TOOLS/fragment.sh" ours "$a" > "$obj/.config"
+			else
+				mk defconfig
+			fi &&
 			"$src/scripts/config" --file "$obj/.config" \
 				-e KPROBES -e KRETPROBES -e OPTPROBES -e JPROBES \
 				-e FTRACE -e FUNCTION_TRACER -e DYNAMIC_FTRACE \
@@ -284,7 +295,7 @@ for ((i = from; i <= to; i++)); do
 				-e SAMPLES -m SAMPLE_KPROBES -m SAMPLE_KRETPROBES \
 				-m SAMPLE_JPROBES &&
 			mk olddefconfig &&
-			if [ "$mode" = vmlinux ]; then mk vmlinux; else mk prepare; fi
+			if [ "$mode" = vmlinux ]; then mk vmlinux modules; else mk prepare; fi
 		} > "$log" 2>&1
 		ok=$?
 		if [ $ok = 0 ]; then
