@@ -168,7 +168,7 @@ variant_obj() {
 }
 
 run_variant() {
-	local v=$1 obj frag log json rc t0 step=build
+	local v=$1 obj frag log json rc t0 step=build o qemu=() args=() mkopts=() mkargs=()
 	[ "${KP_MATRIX_QUICK:-0}" = 1 ] && step=compile
 	obj=$(variant_obj "$v")
 	frag=$obj.kunitconfig

@@ -73,6 +73,8 @@ case $KP_RESULTS in /*) ;; *) KP_RESULTS=$KP_ROOT/$KP_RESULTS ;; esac
 # What a stored run ran on: "git: HEAD (N files changed ...)".
 kp_git_state() {
 	local changed
-	changed=$(git -C "$KP_ROOT" status --porcelain -- kernel include arch lib samples patches tools 2>/dev/null | wc -l)
+	# results/ left out: the run's own run.meta is there, being written
+	changed=$(git -C "$KP_ROOT" status --porcelain -- kernel include arch lib samples patches tools \
+		':(exclude)tools/testing/kprobes/results' 2>/dev/null | wc -l)
 	echo "git: $(git -C "$KP_ROOT" rev-parse HEAD 2>/dev/null || echo unknown) ($changed files changed from it in kernel/ include/ arch/ lib/ samples/ patches/ tools/)"
 }

@@ -15,23 +15,33 @@
 #      the series, and (not with --quick: minutes)
 #      get_maintainer.pl --self-test=patterns reports nothing there;
 #   5. (not with --quick) a build after every patch, on each arch of
-#      KP_SC_ARCHES (default "x86_64 arm64"; riscv64 builds from the compat
-#      patch on, where its kprobes come back): defconfig plus the kprobes
-#      options (KPROBES KRETPROBES OPTPROBES JPROBES KPROBE_EVENTS, the
-#      KUnit suites, the samples), incremental, out of tree, with ccache.
-#      KP_SC_BUILD=fast (default) compiles the kprobes objects the config
-#      enables (the core, the arch's, the tests, the samples, the users:
-#      trace_kprobe, the unwinder, the arm64 fault handler); =vmlinux
-#      builds and links vmlinux as well.  KP_SC_FROM / KP_SC_TO (patch
-#      numbers, 1-based) narrow the steps.
+#      KP_SC_ARCHES (default "x86_64 arm64 riscv64"; riscv64 builds
+#      from the compat patch on, where its kprobes come back): defconfig
+#      plus the kprobes options (KPROBES KRETPROBES OPTPROBES JPROBES
+#      KPROBE_EVENTS, the KUnit suites, the samples), incremental, out of
+#      tree, with ccache.  KP_SC_BUILD=fast (default) compiles the
+#      kprobes objects the config enables (the core, the arch's, the
+#      tests, the samples, the users: trace_kprobe, the unwinder, the
+#      arm64 fault handler).  KP_SC_BUILD=vmlinux builds and links
+#      vmlinux and the modules (modpost) in make check's config of the
+#      arch (fragment.sh ours ARCH: the kprobes options, KUnit, a small
+#      kernel) instead of defconfig, whose cold build takes an hour on
+#      arm64; riscv64, which has no such config, links its defconfig.
+#      Each step's x86_64 and arm64 kernel then boots under QEMU and runs
+#      the kprobes KUnit suites it has (kunit.py exec 'kprobes*': up to
+#      the test patches, 6.12's own kprobes_test against the new core);
+#      SKIP where the step's config has no KPROBES (arm64 before its
+#      port).  KP_SC_FROM / KP_SC_TO (patch numbers, 1-based) narrow the
+#      steps.
 #
-# --builds runs 1 and 5 only.  --quick (part of make check) runs 1-4: about a minute, once the base
-# repository exists.  Result lines:
+# --builds runs 1 and 5 only.  --quick (part of make check) runs 1-4:
+# about a minute, once the base repository exists.  Result lines:
 #     SERIES apply PASS|FAIL
 #     SERIES checkpatch PASS|FAIL           (the failing patches indented)
 #     SERIES kernel-doc PASS|FAIL           (the failing files indented)
 #     SERIES maintainers PASS|FAIL
 #     SERIES build.NN.ARCH PASS|FAIL|SKIP   (NN the patch; not --quick)
+#     SERIES boot.NN.ARCH PASS|FAIL|SKIP    (KP_SC_BUILD=vmlinux)
 # Logs in $KP_BUILD/series-check/; exit status non-zero if any failed.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -163,7 +173,7 @@ fi
 [ $builds = 1 ] || exit $rc
 
 # 5. a build after every patch
-arches=${KP_SC_ARCHES:-x86_64 arm64}
+arches=${KP_SC_ARCHES:-x86_64 arm64 riscv64}
 mode=${KP_SC_BUILD:-fast}
 from=${KP_SC_FROM:-1}
 to=${KP_SC_TO:-${#patches[@]}}
@@ -197,7 +207,9 @@ sc_objs() {	# "SYMS:object" (built when every SYM is y and the source exists)
 		KPROBES_ON_FTRACE:arch/x86/kernel/kprobes/ftrace.o
 		JPROBES:arch/x86/kernel/kprobes/jprobe.o
 		JPROBES:arch/x86/kernel/kprobes/jprobe_trampoline.o
+		KPROBES_SANITY_TEST:arch/x86/kernel/kprobes/test-kprobes-insn.o
 		KPROBES_SANITY_TEST:arch/x86/kernel/kprobes/test-kprobes-x86.o
+		KPROBES_SANITY_TEST:arch/x86/kernel/kprobes/test-kprobes-ctx.o
 		UNWINDER_ORC:arch/x86/kernel/unwind_orc.o
 		UNWINDER_FRAME_POINTER:arch/x86/kernel/unwind_frame.o
 		X86_64:arch/x86/kernel/traps.o
@@ -243,6 +255,33 @@ sc_objs() {	# "SYMS:object" (built when every SYM is y and the source exists)
 		SAMPLE_KRETPROBES:samples/kprobes/kretprobe_example.o
 		SAMPLE_JPROBES:samples/kprobes/jprobe_example.o"
 }
+sc_image() {	# the boot image kunit.py's QEMU config boots
+	case $1 in
+	x86_64) echo bzImage ;;
+	arm64) echo Image ;;
+	esac
+}
+sc_boot() {	# sc_boot NN ARCH OBJ: boot the step, run its kprobes KUnit suites
+	local nn=$1 a=$2 obj=$3 klog=$work/boot-$1-$2.log t0 out rcb
+	if ! grep -q '^CONFIG_KPROBES=y' "$obj/.config"; then
+		res "boot.$nn.$a" SKIP "(no KPROBES in this step's config)"
+		return
+	fi
+	t0=$(date +%s)
+	(cd "$src" && timeout 960 python3 tools/testing/kunit/kunit.py exec \
+		--build_dir="$obj" --qemu_config="$KP_TOOLS/qemu/$a.py" \
+		${cross:+--cross_compile="$cross"} --timeout=900 \
+		--kernel_args=test_kprobes_opt.workbench=0 \
+		--raw_output=all 'kprobes*') > "$klog" 2>&1
+	out=$(python3 "$KP_TOOLS/kunit-results.py" "$klog")
+	rcb=$?
+	if [ $rcb = 0 ]; then
+		res "boot.$nn.$a" PASS "(KUnit: $(grep -c ' PASS' <<< "$out") passed, $(grep -c ' SKIP' <<< "$out") skipped, suites $(sed -n 's/^KUNIT \([^.]*\)\..*/\1/p' <<< "$out" | sort -u | paste -sd ' '); $(( $(date +%s) - t0 ))s)"
+	else
+		res "boot.$nn.$a" FAIL "(see $klog)"
+		grep -E ' FAIL|^    ' <<< "$out" | head -12 | sed 's/^/    /'
+	fi
+}
 sc_wanted() {	# sc_wanted CONFIG SYMS
 	local s
 	for s in ${2//,/ }; do
@@ -266,6 +305,10 @@ for ((i = from; i <= to; i++)); do
 		read -r karch cross < <(sc_arch "$a")
 		obj=$work/obj-$a
 		log=$work/build-$nn-$a.log
+		if [ "$mode" = vmlinux ]; then
+			obj=$work/obj-$a-vmlinux
+			log=$work/build-$nn-$a-vmlinux.log
+		fi
 		mkdir -p "$obj"
 		mk() {
 			nice -n 10 make -C "$src" O="$obj" ARCH="$karch" CROSS_COMPILE="$cross" \
@@ -274,7 +317,11 @@ for ((i = from; i <= to; i++)); do
 		t0=$(date +%s)
 		objs=()
 		{
-			mk defconfig &&
+			if [ "$mode" = vmlinux ] && [ "$a" != riscv64 ]; then
+				"$KP_TOOLS/fragment.sh" ours "$a" > "$obj/.config"
+			else
+				mk defconfig
+			fi &&
 			"$src/scripts/config" --file "$obj/.config" \
 				-e KPROBES -e KRETPROBES -e OPTPROBES -e JPROBES \
 				-e FTRACE -e FUNCTION_TRACER -e DYNAMIC_FTRACE \
@@ -282,7 +329,7 @@ for ((i = from; i <= to; i++)); do
 				-e SAMPLES -m SAMPLE_KPROBES -m SAMPLE_KRETPROBES \
 				-m SAMPLE_JPROBES &&
 			mk olddefconfig &&
-			if [ "$mode" = vmlinux ]; then mk vmlinux; else mk prepare; fi
+			if [ "$mode" = vmlinux ]; then mk vmlinux modules $(sc_image "$a"); else mk prepare; fi
 		} > "$log" 2>&1
 		ok=$?
 		if [ $ok = 0 ]; then
@@ -299,6 +346,7 @@ for ((i = from; i <= to; i++)); do
 			v=$(sed -n "s/^CONFIG_$s=//p" "$obj/.config"); echo -n " $s=${v:-n}"; done)
 		if [ $ok = 0 ]; then
 			res "build.$nn.$a" PASS "($mode, ${#objs[@]} objects, $(( $(date +%s) - t0 ))s;$opts)"
+			[ "$mode" = vmlinux ] && [ "$a" != riscv64 ] && sc_boot "$nn" "$a" "$obj"
 		else
 			res "build.$nn.$a" FAIL "($mode; $log)"
 			grep -E 'error|Error' "$log" | head -10 | sed 's/^/    /'

@@ -26,12 +26,8 @@
  * of the CFI check sequence (core.c, in_cfi_check()) is compiled out and
  * kpx_cfi_check skips; the config matrix's cfi variant (clang-16) runs it.
  *
- * KUnit suite kprobes_x86_context: the context every handler may rely
- * on, checked by one function (kpc_check()) from the handlers of each
- * path in turn: int3 with a stepped or an emulated instruction, boosted,
- * post copy, optimized detour, ftrace, kretprobe entry (int3, optimized,
- * ftrace) and return, jprobe, and a fault_handler for a fault in a
- * handler of the int3, post copy, optimized and ftrace paths.
+ * The handler context suite, kprobes_x86_context, is in
+ * test-kprobes-ctx.c: it probes the functions written here.
  */
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
@@ -69,11 +65,10 @@
 #include <asm/nmi.h>
 #include <asm/trapnr.h>
 
-asmlinkage long kpx_exload(const unsigned long *src, unsigned long *dst);
+#include "test-kprobes-x86.h"
+
 asmlinkage long kpx_uload(const unsigned long __user *src, unsigned long *dst);
 asmlinkage long kpx_icall(unsigned long *fnptr);
-asmlinkage long kpx_ijmp(unsigned long *fnptr);
-asmlinkage long kpx_leaf(void);
 asmlinkage unsigned long kpx_flags_full(void);
 asmlinkage unsigned long kpx_flags_save(void);
 asmlinkage unsigned long kpx_popf_bits(void);
@@ -269,12 +264,8 @@ KPX_END(kpx_foreign)
 "	.popsection\n"
 );
 
-asmlinkage unsigned long kpx_postcopy(unsigned long x);
 asmlinkage unsigned long kpx_df(void);
 asmlinkage int kpx_df_opt(int x);
-asmlinkage long kpx_rawload(const unsigned long *p);
-asmlinkage int kpx_opt(int x);
-asmlinkage int kpx_boost(int x);
 asmlinkage void kpx_foreign(void);
 
 /* A probe that counts its hits and remembers the ip its handlers saw. */
@@ -318,13 +309,13 @@ static int kpx_register(struct kunit *test, struct kpx_probe *k,
 	return register_kprobe(&k->kp);
 }
 
-static unsigned long kpx_sym(const char *sym)
+unsigned long kpx_sym(const char *sym)
 {
 	return kallsyms_lookup_name(sym);
 }
 
 /* The site's decoded instruction (the site is the probe itself here). */
-static const struct arch_specific_insn *kpx_ai(struct kprobe *kp)
+const struct arch_specific_insn *kpx_ai(struct kprobe *kp)
 {
 	struct kprobe *site;
 
@@ -345,7 +336,7 @@ static bool kpx_no_probe_running(void)
 }
 
 /* An unmapped kernel address: the guard page after a vmalloc area. */
-static unsigned long *kpx_bad_kernel_ptr(struct kunit *test, void **area)
+unsigned long *kpx_bad_kernel_ptr(struct kunit *test, void **area)
 {
 	*area = vmalloc(PAGE_SIZE);
 	KUNIT_ASSERT_NOT_NULL(test, *area);
@@ -1506,7 +1497,7 @@ static unsigned long kpx_body(void *fn)
 }
 
 /* Has the optimizer made @kp's site a jump? */
-static bool __maybe_unused kpx_optimized(struct kprobe *kp)
+bool kpx_optimized(struct kprobe *kp)
 {
 	struct kprobe *site;
 	bool ret;
@@ -1897,572 +1888,7 @@ static struct kunit_suite kprobes_x86_unusual_suite = {
 	.test_cases = kprobes_x86_unusual_cases,
 };
 
-/* ---------------------------------------------------------------------
- * kprobes_x86_context: the handler context contract, path by path
- *
- * Every handler of every path calls kpc_check(), which checks each item
- * that a pre, post, fault, entry or return handler may rely on, as the
- * int3 path gives it:
- *  - DF clear, IF clear, AC clear (the flags as the handler runs);
- *  - RCU watching, preemption disabled;
- *  - kprobe_running() the handler's probe, the control block's status
- *    KPROBE_HIT_ACTIVE (pre, entry, return) or KPROBE_HIT_SSDONE (post);
- *  - pt_regs: cs __KERNEL_CS; ss __KERNEL_DS, or the null selector a
- *    64-bit interrupt gate leaves in SS when it changes privilege (SDM
- *    vol. 3, 6.14.2), which the int3 path then shows; flags with the
- *    always-one bit and the probed code's IF (the tests call with
- *    interrupts on); sp where the probed instruction has it (these
- *    probes are at functions' first instructions: the return address
- *    into kpc_call()); ip past the int3 (pre, entry), the next
- *    instruction (post), the real return address (return).
- * A jprobe handler is an ordinary function of the probed context (no
- * pt_regs, no running kprobe, the probed code's IF; see
- * arch/x86/kernel/kprobes/jprobe.c): it is checked for the rest.
- * One case per path, so that a failure names it; a path the config has
- * not is skipped, saying which option it needs.
- */
-enum kpc_item {
-	KPC_DF, KPC_IF, KPC_AC, KPC_RCU, KPC_PREEMPT, KPC_RUNNING, KPC_STATUS,
-	KPC_CS, KPC_SS, KPC_FLAGS, KPC_SP, KPC_IP, KPC_NITEMS
-};
+kunit_test_suite(kprobes_x86_unusual_suite);
 
-static const char * const kpc_item_name[KPC_NITEMS] = {
-	[KPC_DF] = "DF clear",
-	[KPC_IF] = "interrupts off",
-	[KPC_AC] = "AC clear",
-	[KPC_RCU] = "RCU watching",
-	[KPC_PREEMPT] = "not preemptible",
-	[KPC_RUNNING] = "kprobe_running() is the probe",
-	[KPC_STATUS] = "kprobe status",
-	[KPC_CS] = "regs->cs",
-	[KPC_SS] = "regs->ss",
-	[KPC_FLAGS] = "regs->flags",
-	[KPC_SP] = "regs->sp",
-	[KPC_IP] = "regs->ip",
-};
-
-/* Where regs->sp must be. */
-enum kpc_sp {
-	KPC_SP_ENTRY,		/* at the return address into kpc_call() */
-	KPC_SP_RETURNED,	/* just above it: the function returned */
-};
-
-struct kpc_seen {
-	atomic_t calls;
-	unsigned long failed;	/* BIT(enum kpc_item) not met */
-};
-
-static struct {
-	struct kpc_seen pre, post, entry, ret, jp, fault;
-	unsigned long post_ip;
-	struct kretprobe *rp;
-} kpc;
-
-static noinline __used __noipa long kpc_call(int which, long arg);
-
-static bool kpc_in_caller(unsigned long addr)
-{
-	unsigned long start = (unsigned long)kpc_call, size, off;
-
-	return kallsyms_lookup_size_offset(start, &size, &off) &&
-	       addr > start && addr < start + size;
-}
-
-/*
- * The one check of the contract, from every handler.  @regs NULL: no
- * pt_regs (a jprobe handler); @exempt: the items the path does not
- * promise (see the top of this part).
- */
-static void kpc_check(struct kpc_seen *s, struct pt_regs *regs,
-		      struct kprobe *running, unsigned long status,
-		      unsigned long ip, enum kpc_sp sp, unsigned long exempt)
-{
-	unsigned long fl = native_save_fl(), bad = 0;
-
-	atomic_inc(&s->calls);
-	if (fl & X86_EFLAGS_DF)
-		bad |= BIT(KPC_DF);
-	if (fl & X86_EFLAGS_IF)
-		bad |= BIT(KPC_IF);
-	if (fl & X86_EFLAGS_AC)
-		bad |= BIT(KPC_AC);
-	if (!rcu_is_watching())
-		bad |= BIT(KPC_RCU);
-	if (preemptible())
-		bad |= BIT(KPC_PREEMPT);
-	if (kprobe_running() != running)
-		bad |= BIT(KPC_RUNNING);
-	if (__this_cpu_read(kprobe_ctlblk.status) != status)
-		bad |= BIT(KPC_STATUS);
-	if (regs) {
-		unsigned long *stack = (unsigned long *)regs->sp;
-
-		if (regs->cs != __KERNEL_CS)
-			bad |= BIT(KPC_CS);
-		if (regs->ss != __KERNEL_DS && regs->ss != 0)
-			bad |= BIT(KPC_SS);
-		if (!(regs->flags & X86_EFLAGS_FIXED) ||
-		    !(regs->flags & X86_EFLAGS_IF) ||
-		    (regs->flags & X86_EFLAGS_TF))
-			bad |= BIT(KPC_FLAGS);
-		if (sp == KPC_SP_ENTRY ? !kpc_in_caller(stack[0]) :
-		    stack[-1] != regs->ip)
-			bad |= BIT(KPC_SP);
-		if (sp == KPC_SP_ENTRY ? regs->ip != ip :
-		    !kpc_in_caller(regs->ip))
-			bad |= BIT(KPC_IP);
-	}
-	s->failed |= bad & ~exempt;
-}
-
-static int kpc_pre(struct kprobe *p, struct pt_regs *regs)
-{
-	kpc_check(&kpc.pre, regs, p, KPROBE_HIT_ACTIVE,
-		  (unsigned long)p->addr + INT3_INSN_SIZE, KPC_SP_ENTRY, 0);
-	return 0;
-}
-
-static void kpc_post(struct kprobe *p, struct pt_regs *regs,
-		     unsigned long flags)
-{
-	kpc_check(&kpc.post, regs, p, KPROBE_HIT_SSDONE, kpc.post_ip,
-		  KPC_SP_ENTRY, 0);
-}
-
-static int __maybe_unused kpc_entry(struct kretprobe_instance *ri,
-				    struct pt_regs *regs)
-{
-	struct kprobe *p = &kpc.rp->kp;
-
-	kpc_check(&kpc.entry, regs, p, KPROBE_HIT_ACTIVE,
-		  (unsigned long)p->addr + INT3_INSN_SIZE, KPC_SP_ENTRY, 0);
-	return 0;
-}
-
-static int __maybe_unused kpc_ret(struct kretprobe_instance *ri,
-				  struct pt_regs *regs)
-{
-	kpc_check(&kpc.ret, regs, &kpc.rp->kp, KPROBE_HIT_ACTIVE, 0,
-		  KPC_SP_RETURNED, 0);
-	return 0;
-}
-
-/* An ftrace site: a C function, with its fentry call where ftrace is. */
-static noinline __used __noipa int kpc_ftraced(int x)
-{
-	return x + 5;
-}
-
-static noinline __used __noipa long kpc_jtarget(long x)
-{
-	return x + 3;
-}
-
-static long __maybe_unused kpc_jhandler(long x)
-{
-	kpc_check(&kpc.jp, NULL, NULL, 0, 0, KPC_SP_ENTRY,
-		  BIT(KPC_IF) | BIT(KPC_RUNNING) | BIT(KPC_STATUS));
-	jprobe_return();
-	return 0;
-}
-
-enum {
-	KPC_EXLOAD, KPC_IJMP, KPC_BOOST, KPC_POSTCOPY, KPC_OPT, KPC_FTRACED,
-	KPC_JTARGET
-};
-
-/* Every target called from here: the return address the checks expect. */
-static noinline __used __noipa long kpc_call(int which, long arg)
-{
-	unsigned long v = arg, out = 0, fn = (unsigned long)kpx_leaf;
-	long ret = 0;
-
-	switch (which) {
-	case KPC_EXLOAD:
-		ret = kpx_exload(&v, &out) ?: (long)out;
-		break;
-	case KPC_IJMP:
-		ret = kpx_ijmp(&fn);
-		break;
-	case KPC_BOOST:
-		ret = kpx_boost(arg);
-		break;
-	case KPC_POSTCOPY:
-		ret = kpx_postcopy(arg);
-		break;
-	case KPC_OPT:
-		ret = kpx_opt(arg);
-		break;
-	case KPC_FTRACED:
-		ret = kpc_ftraced(arg);
-		break;
-	case KPC_JTARGET:
-		ret = kpc_jtarget(arg);
-		break;
-	}
-	/* no tail call: the return address stays in here */
-	OPTIMIZER_HIDE_VAR(ret);
-	return ret;
-}
-
-static void kpc_expect(struct kunit *test, const char *handler,
-		       struct kpc_seen *s, int calls)
-{
-	int i;
-
-	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&s->calls), calls,
-			    "%s handler calls", handler);
-	for (i = 0; i < KPC_NITEMS; i++)
-		KUNIT_EXPECT_FALSE_MSG(test, s->failed & BIT(i),
-				       "%s handler: %s", handler,
-				       kpc_item_name[i]);
-}
-
-static struct kprobe *kpc_probe(struct kunit *test, const char *sym,
-				bool post)
-{
-	struct kprobe *kp = kunit_kzalloc(test, sizeof(*kp), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, kp);
-	memset(&kpc, 0, sizeof(kpc));
-	kp->symbol_name = sym;
-	kp->pre_handler = kpc_pre;
-	if (post)
-		kp->post_handler = kpc_post;
-	KUNIT_ASSERT_EQ(test, register_kprobe(kp), 0);
-	return kp;
-}
-
-/* int3 trap, the instruction stepped out of line: a second trap */
-static void kpc_int3_step(struct kunit *test)
-{
-	struct kprobe *kp = kpc_probe(test, "kpx_exload_insn", true);
-	unsigned long traps = kprobe_step_traps();
-
-	kpc.post_ip = (unsigned long)kp->addr + 3;
-	KUNIT_EXPECT_EQ(test, kpc_call(KPC_EXLOAD, 17), 17L);
-	KUNIT_EXPECT_EQ(test, kprobe_step_traps() - traps, 1UL);
-	unregister_kprobe(kp);
-	kpc_expect(test, "pre", &kpc.pre, 1);
-	kpc_expect(test, "post", &kpc.post, 1);
-}
-
-/* int3 trap, the instruction (jmp through memory) emulated in it */
-static void kpc_int3_emulated(struct kunit *test)
-{
-	struct kprobe *kp = kpc_probe(test, "kpx_ijmp_insn", true);
-	unsigned long traps = kprobe_step_traps();
-
-	KUNIT_EXPECT_EQ(test, kpx_ai(kp)->kind, KPX_JMP_IND);
-	kpc.post_ip = (unsigned long)kpx_leaf;
-	KUNIT_EXPECT_EQ(test, kpc_call(KPC_IJMP, 0), 41L);
-	KUNIT_EXPECT_EQ(test, kprobe_step_traps() - traps, 0UL);
-	unregister_kprobe(kp);
-	kpc_expect(test, "pre", &kpc.pre, 1);
-	kpc_expect(test, "post", &kpc.post, 1);
-}
-
-/* int3 trap, then the slot's boosted copy: no second trap */
-static void kpc_boosted(struct kunit *test)
-{
-	struct kprobe *kp = kpc_probe(test, "kpx_boost", false);
-	unsigned long traps = kprobe_step_traps();
-	unsigned long hits = kprobe_int3_hits();
-
-	KUNIT_EXPECT_TRUE(test, kpx_ai(kp)->boostable);
-	KUNIT_EXPECT_EQ(test, kpc_call(KPC_BOOST, 4), 5L);
-	KUNIT_EXPECT_EQ(test, kprobe_step_traps() - traps, 0UL);
-	KUNIT_EXPECT_EQ(test, kprobe_int3_hits() - hits, 1UL);
-	unregister_kprobe(kp);
-	kpc_expect(test, "pre", &kpc.pre, 1);
-}
-
-/* int3 trap, then the post copy: post_handler from the step trampoline */
-static void kpc_post_copy(struct kunit *test)
-{
-	struct kprobe *kp = kpc_probe(test, "kpx_postcopy_insn", true);
-	unsigned long traps = kprobe_step_traps();
-
-	kpc.post_ip = (unsigned long)kp->addr + kpx_ai(kp)->len;
-	KUNIT_EXPECT_EQ(test, kpc_call(KPC_POSTCOPY, 1), 101L);
-	KUNIT_EXPECT_EQ(test, kprobe_step_traps() - traps, 0UL);
-	unregister_kprobe(kp);
-	kpc_expect(test, "pre", &kpc.pre, 1);
-	kpc_expect(test, "post", &kpc.post, 1);
-}
-
-/* the jump optimizer's detour: no trap at all */
-static void kpc_optimized(struct kunit *test)
-{
-#ifdef CONFIG_OPTPROBES
-	struct kprobe *kp = kpc_probe(test, "kpx_opt", false);
-	unsigned long hits;
-
-	wait_for_kprobe_optimizer();
-	KUNIT_EXPECT_TRUE(test, kpx_optimized(kp));
-	hits = kprobe_int3_hits();
-	KUNIT_EXPECT_EQ(test, kpc_call(KPC_OPT, 1), 8L);
-	KUNIT_EXPECT_EQ(test, kprobe_int3_hits() - hits, 0UL);
-	unregister_kprobe(kp);
-	kpc_expect(test, "pre", &kpc.pre, 1);
-#else
-	kunit_skip(test, "no CONFIG_OPTPROBES");
-#endif
-}
-
-/* kprobes on ftrace: the ftrace_ops callback */
-static void kpc_ftrace(struct kunit *test)
-{
-#ifdef CONFIG_KPROBES_ON_FTRACE
-	struct kprobe *kp = kpc_probe(test, "kpc_ftraced", true);
-	unsigned long hits = kprobe_int3_hits();
-
-	KUNIT_EXPECT_TRUE(test, kprobe_ftrace(kp));
-	kpc.post_ip = (unsigned long)kp->addr + MCOUNT_INSN_SIZE;
-	KUNIT_EXPECT_EQ(test, kpc_call(KPC_FTRACED, 1), 6L);
-	KUNIT_EXPECT_EQ(test, kprobe_int3_hits() - hits, 0UL);
-	unregister_kprobe(kp);
-	kpc_expect(test, "pre", &kpc.pre, 1);
-	kpc_expect(test, "post", &kpc.post, 1);
-#else
-	kunit_skip(test, "no CONFIG_KPROBES_ON_FTRACE");
-#endif
-}
-
-#ifdef CONFIG_KRETPROBES
-/* A kretprobe on @sym, entered the way @check says; its return handled. */
-static void kpc_kretprobe(struct kunit *test, const char *sym, int which,
-			  long arg, long want, int kind)
-{
-	struct kretprobe *rp = kunit_kzalloc(test, sizeof(*rp), GFP_KERNEL);
-	unsigned long hits;
-
-	KUNIT_ASSERT_NOT_NULL(test, rp);
-	memset(&kpc, 0, sizeof(kpc));
-	kpc.rp = rp;
-	rp->kp.symbol_name = sym;
-	rp->entry_handler = kpc_entry;
-	rp->handler = kpc_ret;
-	KUNIT_ASSERT_EQ(test, register_kretprobe(rp), 0);
-	if (kind == KPC_OPT) {
-		wait_for_kprobe_optimizer();
-		KUNIT_EXPECT_TRUE(test, kpx_optimized(&rp->kp));
-	} else if (kind == KPC_FTRACED) {
-		KUNIT_EXPECT_TRUE(test, kprobe_ftrace(&rp->kp));
-	} else {
-		KUNIT_EXPECT_FALSE(test, kpx_optimized(&rp->kp) ||
-				   kprobe_ftrace(&rp->kp));
-	}
-	hits = kprobe_int3_hits();
-	KUNIT_EXPECT_EQ(test, kpc_call(which, arg), want);
-	KUNIT_EXPECT_EQ(test, kprobe_int3_hits() - hits,
-			kind == KPC_BOOST ? 1UL : 0UL);
-	unregister_kretprobe(rp);
-	kpc_expect(test, "entry", &kpc.entry, 1);
-	kpc_expect(test, "return", &kpc.ret, 1);
-}
-#endif
-
-/* kretprobe entered through an int3 (boosted), returned through its trampoline */
-static void kpc_kretprobe_int3(struct kunit *test)
-{
-#ifdef CONFIG_KRETPROBES
-	kpc_kretprobe(test, "kpx_boost", KPC_BOOST, 4, 5, KPC_BOOST);
-#else
-	kunit_skip(test, "no CONFIG_KRETPROBES");
-#endif
-}
-
-/* kretprobe entered through the optimizer's detour */
-static void kpc_kretprobe_opt(struct kunit *test)
-{
-#if defined(CONFIG_KRETPROBES) && defined(CONFIG_OPTPROBES)
-	kpc_kretprobe(test, "kpx_opt", KPC_OPT, 1, 8, KPC_OPT);
-#else
-	kunit_skip(test, "needs CONFIG_KRETPROBES and CONFIG_OPTPROBES");
-#endif
-}
-
-/* kretprobe entered through ftrace */
-static void kpc_kretprobe_ftrace(struct kunit *test)
-{
-#if defined(CONFIG_KRETPROBES) && defined(CONFIG_KPROBES_ON_FTRACE)
-	kpc_kretprobe(test, "kpc_ftraced", KPC_FTRACED, 1, 6, KPC_FTRACED);
-#else
-	kunit_skip(test, "needs CONFIG_KRETPROBES and CONFIG_KPROBES_ON_FTRACE");
-#endif
-}
-
-/* a jprobe handler: what an ordinary function of the probed context has */
-static void kpc_jprobe(struct kunit *test)
-{
-#ifdef CONFIG_JPROBES
-	struct jprobe *jp = kunit_kzalloc(test, sizeof(*jp), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, jp);
-	memset(&kpc, 0, sizeof(kpc));
-	jp->kp.symbol_name = "kpc_jtarget";
-	jp->entry = kpc_jhandler;
-	KUNIT_ASSERT_EQ(test, register_jprobe(jp), 0);
-	KUNIT_EXPECT_EQ(test, kpc_call(KPC_JTARGET, 1), 4L);
-	unregister_jprobe(jp);
-	kpc_expect(test, "jprobe", &kpc.jp, 1);
-#else
-	kunit_skip(test, "no CONFIG_JPROBES");
-#endif
-}
-
-/*
- * A fault_handler, for a page fault in a handler of each path: it runs
- * in the #PF handler's context, with the probe still running (status
- * as in the handler that faulted) and the fault's pt_regs (its ip, sp
- * and flags are the faulting handler's, not the probed code's: those
- * items are the handler's to know).
- */
-static struct {
-	unsigned long *bad;
-	unsigned long insn, resume, status;
-	void *area;
-} kpc_f;
-
-static void kpc_fault_load(void)
-{
-	kpx_rawload(kpc_f.bad);
-}
-
-static int kpc_fault_pre(struct kprobe *p, struct pt_regs *regs)
-{
-	kpc_pre(p, regs);
-	kpc_fault_load();
-	return 0;
-}
-
-static void kpc_fault_post(struct kprobe *p, struct pt_regs *regs,
-			   unsigned long flags)
-{
-	kpc_post(p, regs, flags);
-	kpc_fault_load();
-}
-
-static int kpc_fault_fh(struct kprobe *p, struct pt_regs *regs, int trapnr)
-{
-	if (regs->ip != kpc_f.insn)
-		return 0;
-	kpc_check(&kpc.fault, regs, p, kpc_f.status, 0, KPC_SP_ENTRY,
-		  BIT(KPC_SP) | BIT(KPC_IP) | BIT(KPC_FLAGS));
-	regs->ip = kpc_f.resume;
-	return 1;
-}
-
-/*
- * A probe on @sym whose pre (or post, with @post) handler faults, and
- * whose fault_handler skips the load; registered, not yet hit.
- */
-static struct kprobe *kpc_fault_probe(struct kunit *test, const char *sym,
-				      bool post)
-{
-	struct kprobe *kp = kunit_kzalloc(test, sizeof(*kp), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, kp);
-	memset(&kpc, 0, sizeof(kpc));
-	kpc_f.bad = kpx_bad_kernel_ptr(test, &kpc_f.area);
-	kpc_f.insn = kpx_sym("kpx_rawload_insn");
-	kpc_f.resume = kpx_sym("kpx_rawload_end");
-	kpc_f.status = post ? KPROBE_HIT_SSDONE : KPROBE_HIT_ACTIVE;
-	kp->symbol_name = sym;
-	if (post) {
-		kp->pre_handler = kpc_pre;
-		kp->post_handler = kpc_fault_post;
-	} else {
-		kp->pre_handler = kpc_fault_pre;
-	}
-	kp->fault_handler = kpc_fault_fh;
-	KUNIT_ASSERT_EQ(test, register_kprobe(kp), 0);
-	return kp;
-}
-
-static void kpc_fault_done(struct kunit *test, struct kprobe *kp)
-{
-	unregister_kprobe(kp);
-	vfree(kpc_f.area);
-	kpc_expect(test, "fault", &kpc.fault, 1);
-}
-
-/* a fault in a pre_handler on the int3 path */
-static void kpc_fault_int3(struct kunit *test)
-{
-	struct kprobe *kp = kpc_fault_probe(test, "kpx_boost", false);
-
-	KUNIT_EXPECT_EQ(test, kpc_call(KPC_BOOST, 4), 5L);
-	kpc_expect(test, "pre", &kpc.pre, 1);
-	kpc_fault_done(test, kp);
-}
-
-/* a fault in a post_handler run from the post copy */
-static void kpc_fault_post_copy(struct kunit *test)
-{
-	struct kprobe *kp = kpc_fault_probe(test, "kpx_postcopy_insn", true);
-	unsigned long traps = kprobe_step_traps();
-
-	kpc.post_ip = (unsigned long)kp->addr + kpx_ai(kp)->len;
-	KUNIT_EXPECT_EQ(test, kpc_call(KPC_POSTCOPY, 1), 101L);
-	KUNIT_EXPECT_EQ(test, kprobe_step_traps() - traps, 0UL);
-	kpc_expect(test, "post", &kpc.post, 1);
-	kpc_fault_done(test, kp);
-}
-
-/* a fault in a pre_handler run from the optimized detour */
-static void kpc_fault_optimized(struct kunit *test)
-{
-#ifdef CONFIG_OPTPROBES
-	struct kprobe *kp = kpc_fault_probe(test, "kpx_opt", false);
-
-	wait_for_kprobe_optimizer();
-	KUNIT_EXPECT_TRUE(test, kpx_optimized(kp));
-	KUNIT_EXPECT_EQ(test, kpc_call(KPC_OPT, 1), 8L);
-	kpc_expect(test, "pre", &kpc.pre, 1);
-	kpc_fault_done(test, kp);
-#else
-	kunit_skip(test, "no CONFIG_OPTPROBES");
-#endif
-}
-
-/* a fault in a pre_handler run from ftrace */
-static void kpc_fault_ftrace(struct kunit *test)
-{
-#ifdef CONFIG_KPROBES_ON_FTRACE
-	struct kprobe *kp = kpc_fault_probe(test, "kpc_ftraced", false);
-
-	KUNIT_EXPECT_TRUE(test, kprobe_ftrace(kp));
-	KUNIT_EXPECT_EQ(test, kpc_call(KPC_FTRACED, 1), 6L);
-	kpc_expect(test, "pre", &kpc.pre, 1);
-	kpc_fault_done(test, kp);
-#else
-	kunit_skip(test, "no CONFIG_KPROBES_ON_FTRACE");
-#endif
-}
-
-static struct kunit_case kprobes_x86_context_cases[] = {
-	KUNIT_CASE(kpc_int3_step),
-	KUNIT_CASE(kpc_int3_emulated),
-	KUNIT_CASE(kpc_boosted),
-	KUNIT_CASE(kpc_post_copy),
-	KUNIT_CASE(kpc_optimized),
-	KUNIT_CASE(kpc_ftrace),
-	KUNIT_CASE(kpc_kretprobe_int3),
-	KUNIT_CASE(kpc_kretprobe_opt),
-	KUNIT_CASE(kpc_kretprobe_ftrace),
-	KUNIT_CASE(kpc_jprobe),
-	KUNIT_CASE(kpc_fault_int3),
-	KUNIT_CASE(kpc_fault_post_copy),
-	KUNIT_CASE(kpc_fault_optimized),
-	KUNIT_CASE(kpc_fault_ftrace),
-	{}
-};
-
-static struct kunit_suite kprobes_x86_context_suite = {
-	.name = "kprobes_x86_context",
-	.test_cases = kprobes_x86_context_cases,
-};
-
-kunit_test_suites(&kprobes_x86_unusual_suite, &kprobes_x86_context_suite);
+MODULE_DESCRIPTION("KUnit tests of the x86 kprobes port");
+MODULE_LICENSE("GPL");
