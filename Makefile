@@ -96,7 +96,7 @@ report:
 stress: deps
 	FLAVOUR=$(FLAVOUR) ARCHES="$(ARCHES)" KP_DEBUG=$(DEBUG) $(T)/stress.sh
 
-# The architectures other than x86_64 and arm64 (issue 15): not part of
+# The architectures other than x86_64 and arm64: not part of
 # make check (hours of cross builds).  ARCH=riscv64 (ppc64le s390x arm
 # mips) narrows it, FLAVOUR=ours or upstream picks one flavour (default
 # both), KP_ARCHCHECK_FAST=1 compiles the kprobes objects only.
