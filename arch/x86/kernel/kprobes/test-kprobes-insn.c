@@ -24,6 +24,8 @@
 #include <asm/ibt.h>
 #include <asm/nospec-branch.h>
 
+#include "test-kprobes-x86.h"
+
 /* The fentry call; without CONFIG_FUNCTION_TRACER there is no ftrace site. */
 #ifndef MCOUNT_INSN_SIZE
 #define MCOUNT_INSN_SIZE	5
@@ -186,17 +188,6 @@ static unsigned long kpt_entry(const char *sym)
 	return a && is_endbr(*(u32 *)a) ? a + ENDBR_INSN_SIZE : a;
 }
 
-/* The site's decoded instruction (the site is the probe itself here). */
-static const struct arch_specific_insn *kpt_site_insn(struct kprobe *kp)
-{
-	struct kprobe *site;
-
-	rcu_read_lock();
-	site = get_kprobe(kp->addr);
-	rcu_read_unlock();
-	return site ? &site->ainsn : NULL;
-}
-
 static void kpt_x86_boosting(struct kunit *test)
 {
 	struct kprobe fast = {
@@ -216,7 +207,7 @@ static void kpt_x86_boosting(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, register_kprobe(&fast), 0);
 	KUNIT_EXPECT_EQ(test, (unsigned long)fast.addr,
 			kpt_entry("kpt_x86_riprel"));
-	ai = kpt_site_insn(&fast);
+	ai = kpx_ai(&fast);
 	KUNIT_ASSERT_NOT_NULL(test, ai);
 	KUNIT_EXPECT_EQ(test, ai->kind, KPX_STEP);
 	KUNIT_EXPECT_TRUE(test, ai->boostable);
@@ -279,7 +270,7 @@ static void kpt_x86_emulated(struct kunit *test)
 		kp.post_handler = kpt_simple_post;
 		KUNIT_ASSERT_EQ_MSG(test, register_kprobe(&kp), 0, "%s",
 				    cases[i].name);
-		ai = kpt_site_insn(&kp);
+		ai = kpx_ai(&kp);
 		KUNIT_ASSERT_NOT_NULL(test, ai);
 		if (cases[i].kind >= 0)
 			KUNIT_EXPECT_EQ_MSG(test, ai->kind, cases[i].kind, "%s",
@@ -337,7 +328,7 @@ static void kpt_x86_flags(struct kunit *test)
 	kpt_reset();
 	KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
 	/* emulated in the trap, never run out of line */
-	KUNIT_EXPECT_EQ(test, kpt_site_insn(&kp)->kind, KPX_PUSHF);
+	KUNIT_EXPECT_EQ(test, kpx_ai(&kp)->kind, KPX_PUSHF);
 	traps = kprobe_step_traps();
 	/* the emulated pushf must see the interrupt flag of its caller */
 	flags = kpt_x86_pushf();

@@ -314,17 +314,6 @@ unsigned long kpx_sym(const char *sym)
 	return kallsyms_lookup_name(sym);
 }
 
-/* The site's decoded instruction (the site is the probe itself here). */
-const struct arch_specific_insn *kpx_ai(struct kprobe *kp)
-{
-	struct kprobe *site;
-
-	rcu_read_lock();
-	site = get_kprobe(kp->addr);
-	rcu_read_unlock();
-	return site ? &site->ainsn : NULL;
-}
-
 static bool kpx_no_probe_running(void)
 {
 	bool idle;

@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * What the x86_64 KUnit suites of the kprobes port share: the functions
- * written in assembly in test-kprobes-x86.c (so that the probed
- * instruction is known) that the handler context suite
- * (test-kprobes-ctx.c) probes too, and the helpers both use.
+ * What the KUnit suites of the x86 kprobes port share: the site's
+ * decoded instruction (all of them), and the functions written in
+ * assembly in test-kprobes-x86.c (so that the probed instruction is
+ * known) that the handler context suite (test-kprobes-ctx.c) probes too,
+ * with the helpers both use (x86_64 only).
  */
 #ifndef _TEST_KPROBES_X86_H
 #define _TEST_KPROBES_X86_H
 
 #include <linux/linkage.h>
 #include <linux/kprobes.h>
+#include <linux/rcupdate.h>
 #include <kunit/test.h>
 
 /* The comments at their code in test-kprobes-x86.c say what each does. */
@@ -21,8 +23,18 @@ asmlinkage long kpx_rawload(const unsigned long *p);
 asmlinkage int kpx_opt(int x);
 asmlinkage int kpx_boost(int x);
 
+/* The site's decoded instruction (the site is the probe itself here). */
+static inline const struct arch_specific_insn *kpx_ai(struct kprobe *kp)
+{
+	struct kprobe *site;
+
+	rcu_read_lock();
+	site = get_kprobe(kp->addr);
+	rcu_read_unlock();
+	return site ? &site->ainsn : NULL;
+}
+
 unsigned long kpx_sym(const char *sym);
-const struct arch_specific_insn *kpx_ai(struct kprobe *kp);
 bool kpx_optimized(struct kprobe *kp);
 unsigned long *kpx_bad_kernel_ptr(struct kunit *test, void **area);
 
