@@ -651,7 +651,7 @@ bool is_kprobe_optinsn_slot(unsigned long addr)
 
 #if IS_ENABLED(CONFIG_KUNIT)
 /*
- * For the KUnit test of the slot reaper (lib/test_kprobes.c): it counts
+ * For the KUnit test of the slot reaper (lib/test_kprobes_core.c): it counts
  * the pages, waits for the reaper, and stands as an RCU reader on a page
  * at the moment the reaper unlinks it.
  */

@@ -28,11 +28,25 @@ static bool post = true;
 module_param(post, bool, 0444);
 MODULE_PARM_DESC(post, "also register a post-handler (default yes)");
 
+/*
+ * The first argument, as the function sees it at its entry (at another
+ * offset the register may hold something else by then).  Only the
+ * architectures with HAVE_FUNCTION_ARG_ACCESS_API can tell.
+ */
+static unsigned long example_arg0(struct pt_regs *regs)
+{
+#ifdef CONFIG_HAVE_FUNCTION_ARG_ACCESS_API
+	return regs_get_kernel_argument(regs, 0);
+#else
+	return 0;
+#endif
+}
+
 static int example_pre(struct kprobe *p, struct pt_regs *regs)
 {
 	pr_info_ratelimited("<%s> pre_handler: p->addr = %pS, ip = %lx, arg0 = %lx\n",
 			    p->symbol_name, p->addr, instruction_pointer(regs),
-			    regs_get_kernel_argument(regs, 0));
+			    example_arg0(regs));
 	/* Zero: go on and run the probed instruction. */
 	return 0;
 }

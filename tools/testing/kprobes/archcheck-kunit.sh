@@ -3,9 +3,8 @@
 # archcheck-kunit.sh FLAVOUR [ARCH]: build a kernel of another
 # architecture (riscv64, arm, ppc64le) with the KUnit suites of
 # kprobes and run them under QEMU (TCG): the base's pristine
-# lib/test_kprobes.c (suite kprobes_test; in the ours flavour it is staged
-# as lib/test_kprobes_base.c) and those of ours that are not x86- or
-# arm64-specific.  Prints "KUNIT ARCH:suite.case PASS|FAIL|SKIP" like
+# lib/test_kprobes.c (suite kprobes_test) and, in the ours flavour, those
+# of ours that are not x86- or arm64-specific (kprobes_core, kprobes_opt).  Prints "KUNIT ARCH:suite.case PASS|FAIL|SKIP" like
 # kunit.sh; exit status 1 if any failed or none ran.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -37,6 +36,8 @@ grep -v -e '^CONFIG_PREEMPT=' -e '^CONFIG_NET=' -e '^CONFIG_INET=' \
 	-e '^CONFIG_UNIX=' -e '^CONFIG_BLK_DEV_INITRD=' -e '^CONFIG_RD_GZIP=' \
 	-e '^CONFIG_SAMPLE' -e '^CONFIG_BPF' "$KP_TOOLS/configs/common.config" > "$frag"
 echo CONFIG_EXPERT=y >> "$frag"
+[ "$fl" = ours ] &&
+	printf '%s\n' CONFIG_KPROBES_KUNIT_TEST=y CONFIG_OPTPROBES_KUNIT_TEST=y >> "$frag"
 for o in BLOCK IO_URING AIO EFI COMPAT RISCV_ISA_V SUSPEND HIBERNATION VT INPUT \
 		HID_SUPPORT SWAP COREDUMP; do
 	echo "# CONFIG_$o is not set"

@@ -22,9 +22,11 @@
 #   kunit         the kernel's own `kunit.py run --arch=ARCH` with the
 #                 kunitconfig below (KUNIT, KPROBES, KPROBES_SANITY_TEST
 #                 and DEBUG_KERNEL, which the test depends on: without it
-#                 kunit.py refuses the config on upstream too).  Its
-#                 olddefconfig has no MODULES, no FUNCTION_TRACER, no SMP
-#                 and no JUMP_LABEL: it is also the "no modules" case.
+#                 kunit.py refuses the config on upstream too; for ours
+#                 also JPROBES and the *_KUNIT_TEST options of its
+#                 suites).  Its olddefconfig has no MODULES, no
+#                 FUNCTION_TRACER, no SMP and no JUMP_LABEL: it is also
+#                 the "no modules" case.
 #   noftrace      the workbench config without FUNCTION_TRACER (modules,
 #                 no ftrace sites, no kprobes on ftrace)
 #   nomodules     the workbench config without MODULES (and what needs
@@ -50,9 +52,10 @@
 # the workbench config's flags, so ccache serves most of their objects
 # from the main build.  nomodules is covered by kunit and is not in the
 # default list.
-# OPTPROBES and KRETPROBES have a prompt (under EXPERT) only in ours;
-# upstream cannot turn them off on x86_64, so those variants are skipped
-# (SKIP, never PASS) for FLAVOUR=upstream, as is nojprobes.
+# OPTPROBES and KRETPROBES have no prompt; ours gets one in the
+# variant's copy of the tree (variant_src()).  Upstream cannot turn them
+# off, so those variants are skipped (SKIP, never PASS) for
+# FLAVOUR=upstream, as is nojprobes.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 fl=${1:-ours}
@@ -92,10 +95,10 @@ variant_config() {
 			      SAMPLE_TRACE_PRINTK)
 			add=('# CONFIG_MODULES is not set') ;;
 	noopt)		drop=(OPTPROBES)
-			add=('CONFIG_EXPERT=y' '# CONFIG_OPTPROBES is not set') ;;
-	nokretprobes)	drop=(KRETPROBES SAMPLE_KRETPROBES)
-			add=('CONFIG_EXPERT=y' '# CONFIG_KRETPROBES is not set') ;;
-	nojprobes)	drop=(JPROBES SAMPLE_JPROBES)
+			add=('# CONFIG_OPTPROBES is not set') ;;
+	nokretprobes)	drop=(KRETPROBES SAMPLE_KRETPROBES KRETPROBES_KUNIT_TEST)
+			add=('# CONFIG_KRETPROBES is not set') ;;
+	nojprobes)	drop=(JPROBES SAMPLE_JPROBES JPROBES_KUNIT_TEST)
 			add=('# CONFIG_JPROBES is not set') ;;
 	cfi)		drop=(CFI_CLANG)
 			add=('CONFIG_CFI_CLANG=y') ;;
@@ -115,8 +118,10 @@ quick_objs() {
 
 	for f in kernel/kprobes_opt:OPTPROBES kernel/kprobes_ftrace:KPROBES_ON_FTRACE \
 		 kernel/kretprobes:KRETPROBES kernel/jprobes:JPROBES \
-		 lib/test_kretprobes:KRETPROBES lib/test_jprobes:KPROBES \
-		 lib/test_kprobes_opt:KPROBES; do
+		 lib/test_kprobes_core:KPROBES_KUNIT_TEST \
+		 lib/test_kretprobes:KRETPROBES_KUNIT_TEST \
+		 lib/test_jprobes:JPROBES_KUNIT_TEST \
+		 lib/test_kprobes_opt:OPTPROBES_KUNIT_TEST; do
 		c=${f#*:}
 		f=${f%%:*}
 		[ -f "$src/$f.c" ] && grep -q "^CONFIG_$c=y" "$1/.config" && o+=("$f.o")
@@ -135,10 +140,10 @@ quick_variant() {
 	shift 4
 	t0=$(date +%s)
 	kp_log "matrix: $fl $arch $v: compiling kprobes in $obj (log: $log)"
-	if ! (cd "$src" && python3 tools/testing/kunit/kunit.py config \
+	if ! (cd "$vsrc" && python3 tools/testing/kunit/kunit.py config \
 			--build_dir="$obj" --kunitconfig="$frag" "$@" \
 			"${mkargs[@]}" ${cross:+--cross_compile="$cross"}) > "$log" 2>&1 ||
-	   ! make -C "$src" O="$obj" ARCH="$(kp_karch "$arch")" \
+	   ! make -C "$vsrc" O="$obj" ARCH="$(kp_karch "$arch")" \
 			CROSS_COMPILE="$cross" "${mkopts[@]}" -j"$KP_JOBS" \
 			$(quick_objs "$obj") >> "$log" 2>&1; then
 		grep -E 'error|Error|ERROR|Missing' "$log" | head -20 >&2
@@ -167,10 +172,43 @@ variant_obj() {
 	esac
 }
 
+# The source tree of a variant.  KRETPROBES and OPTPROBES have no
+# prompt (on where the architecture has them), so no fragment can turn
+# them off: noopt and nokretprobes build a copy of the staged tree
+# (hard links, remade at every run) whose kernel/Kconfig.kprobes gives
+# the option a prompt.  Only the workbench does this; the series does not.
+variant_src() {
+	local v=$1 sym vs
+	case $v in
+	noopt) sym=OPTPROBES ;;
+	nokretprobes) sym=KRETPROBES ;;
+	*) echo "$src"; return ;;
+	esac
+	vs=$src-$v
+	rm -rf "$vs"
+	cp -al "$src" "$vs" || return 1
+	rm -f "$vs/kernel/Kconfig.kprobes"
+	python3 - "$src/kernel/Kconfig.kprobes" "$sym" > "$vs/kernel/Kconfig.kprobes" <<'PY' || return 1
+import sys
+text = open(sys.argv[1]).read()
+old = 'config %s\n\tdef_bool y\n' % sys.argv[2]
+if old not in text:
+    sys.exit('no "%s" in %s' % (old, sys.argv[1]))
+sys.stdout.write(text.replace(old, 'config %s\n\tbool "%s"\n\tdefault y\n'
+                              % (sys.argv[2], sys.argv[2]), 1))
+PY
+	echo "$vs"
+}
+
 run_variant() {
 	local v=$1 obj frag log json rc t0 step=build o qemu=() args=() mkopts=() mkargs=()
+	local vsrc=$src
 	[ "${KP_MATRIX_QUICK:-0}" = 1 ] && step=compile
 	obj=$(variant_obj "$v")
+	if [ "$fl" = ours ] && ! vsrc=$(variant_src "$v"); then
+		say "$v.$step FAIL (cannot make its source tree)"
+		return
+	fi
 	frag=$obj.kunitconfig
 	log=$obj.log
 	json=$obj.json
@@ -179,6 +217,10 @@ run_variant() {
 	kunit)
 		printf '%s\n' CONFIG_KUNIT=y CONFIG_DEBUG_KERNEL=y CONFIG_KPROBES=y \
 			CONFIG_KPROBES_SANITY_TEST=y > "$frag"
+		# ours: its own suites too (jprobes are off by default)
+		[ "$fl" = ours ] && printf '%s\n' CONFIG_KPROBES_KUNIT_TEST=y \
+			CONFIG_KRETPROBES_KUNIT_TEST=y CONFIG_OPTPROBES_KUNIT_TEST=y \
+			CONFIG_JPROBES=y CONFIG_JPROBES_KUNIT_TEST=y >> "$frag"
 		qemu=(--arch="$arch")
 		;;
 	noopt|nokretprobes|nojprobes)
@@ -216,7 +258,7 @@ run_variant() {
 		return
 	fi
 	kp_log "matrix: $fl $arch $v: building in $obj (log: $log)"
-	if ! (cd "$src" && python3 tools/testing/kunit/kunit.py build "${args[@]}") \
+	if ! (cd "$vsrc" && python3 tools/testing/kunit/kunit.py build "${args[@]}") \
 			> "$log" 2>&1; then
 		grep -E 'error|Error|ERROR|Missing' "$log" | head -20 >&2
 		say "$v.build FAIL ($(( $(date +%s) - t0 ))s, see $log)"
@@ -225,7 +267,7 @@ run_variant() {
 	say "$v.build PASS ($(( $(date +%s) - t0 ))s)"
 	t0=$(date +%s)
 	rm -f "$json"
-	(cd "$src" && timeout $(( ${KP_KUNIT_TIMEOUT:-900} + 60 )) \
+	(cd "$vsrc" && timeout $(( ${KP_KUNIT_TIMEOUT:-900} + 60 )) \
 		python3 tools/testing/kunit/kunit.py exec "${args[@]:0:3}" \
 		${cross:+--cross_compile="$cross"} --timeout="${KP_KUNIT_TIMEOUT:-900}" \
 		--kernel_args=test_kprobes_opt.workbench=0 \

@@ -7,7 +7,8 @@
 # i386:<suite>.<case> PASS|FAIL|SKIP" lines; exit status 1 if any failed
 # or none ran.
 #
-# The config is configs/i386.config given to allnoconfig: a small kernel
+# The config is configs/i386.config (and configs/i386-FLAVOUR.config)
+# given to allnoconfig: a small kernel
 # with only what the suites need (no PCI, ACPI, networking...), which
 # builds several times faster than the x86_64 workbench kernel.  No
 # out-of-tree modules.  KP_BUILD and KP_JOBS as for the other scripts;
@@ -23,11 +24,14 @@ command -v qemu-system-i386 >/dev/null ||
 
 "$KP_TOOLS/stage.sh" "$fl"
 obj=$(kp_obj "$fl" i386)
-frag=$KP_TOOLS/configs/i386.config
 mkdir -p "$obj"
-# kunit.sh hands this to kunit.py exec, which only reads it.
-cmp -s "$frag" "$KP_BUILD/kunitconfig-$fl-i386" ||
-	cp "$frag" "$KP_BUILD/kunitconfig-$fl-i386"
+# configs/i386.config, plus configs/i386-FLAVOUR.config (the suites of
+# ours).  kunit.sh hands it to kunit.py exec, which only reads it.
+frag=$KP_BUILD/kunitconfig-$fl-i386
+cat "$KP_TOOLS/configs/i386.config" > "$frag.new"
+[ -f "$KP_TOOLS/configs/i386-$fl.config" ] &&
+	cat "$KP_TOOLS/configs/i386-$fl.config" >> "$frag.new"
+cmp -s "$frag.new" "$frag" && rm -f "$frag.new" || mv "$frag.new" "$frag"
 
 log=$KP_BUILD/build-$fl-i386.log
 kp_log "building $fl i386 kernel in $obj (log: $log)"

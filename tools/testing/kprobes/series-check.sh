@@ -28,8 +28,8 @@
 #      kernel) instead of defconfig, whose cold build takes an hour on
 #      arm64; riscv64, which has no such config, links its defconfig.
 #      Each step's x86_64 and arm64 kernel then boots under QEMU and runs
-#      the kprobes KUnit suites it has (kunit.py exec 'kprobes*': up to
-#      the test patches, 6.12's own kprobes_test against the new core);
+#      the kprobes KUnit suites it has (kunit.py exec 'kprobes*': 6.12's
+#      own kprobes_test at every step, ours from their patches on);
 #      SKIP where the step's config has no KPROBES (arm64 before its
 #      port).  KP_SC_FROM / KP_SC_TO (patch numbers, 1-based) narrow the
 #      steps.
@@ -207,9 +207,9 @@ sc_objs() {	# "SYMS:object" (built when every SYM is y and the source exists)
 		KPROBES_ON_FTRACE:arch/x86/kernel/kprobes/ftrace.o
 		JPROBES:arch/x86/kernel/kprobes/jprobe.o
 		JPROBES:arch/x86/kernel/kprobes/jprobe_trampoline.o
-		KPROBES_SANITY_TEST:arch/x86/kernel/kprobes/test-kprobes-insn.o
-		KPROBES_SANITY_TEST:arch/x86/kernel/kprobes/test-kprobes-x86.o
-		KPROBES_SANITY_TEST:arch/x86/kernel/kprobes/test-kprobes-ctx.o
+		KPROBES_KUNIT_TEST:arch/x86/kernel/kprobes/test-kprobes-insn.o
+		KPROBES_KUNIT_TEST:arch/x86/kernel/kprobes/test-kprobes-x86.o
+		KPROBES_KUNIT_TEST:arch/x86/kernel/kprobes/test-kprobes-ctx.o
 		UNWINDER_ORC:arch/x86/kernel/unwind_orc.o
 		UNWINDER_FRAME_POINTER:arch/x86/kernel/unwind_frame.o
 		X86_64:arch/x86/kernel/traps.o
@@ -225,8 +225,8 @@ sc_objs() {	# "SYMS:object" (built when every SYM is y and the source exists)
 		OPTPROBES:arch/arm64/kernel/probes/opt.o
 		JPROBES:arch/arm64/kernel/probes/jprobe.o
 		JPROBES:arch/arm64/kernel/probes/jprobe_trampoline.o
-		KPROBES_SANITY_TEST:arch/arm64/kernel/probes/test-kprobes-arm64.o
-		KPROBES_SANITY_TEST:arch/arm64/kernel/probes/test-kprobes-insn.o
+		KPROBES_KUNIT_TEST:arch/arm64/kernel/probes/test-kprobes-arm64.o
+		KPROBES_KUNIT_TEST:arch/arm64/kernel/probes/test-kprobes-insn.o
 		UPROBES:arch/arm64/kernel/probes/uprobes.o
 		ARM64:arch/arm64/mm/fault.o
 		ARM64:arch/arm64/kernel/debug-monitors.o
@@ -248,9 +248,10 @@ sc_objs() {	# "SYMS:object" (built when every SYM is y and the source exists)
 		PERF_EVENTS,EVENT_TRACING:kernel/trace/trace_event_perf.o
 		BPF_EVENTS:kernel/trace/bpf_trace.o
 		KPROBES_SANITY_TEST:lib/test_kprobes.o
-		KPROBES_SANITY_TEST,KRETPROBES,!KPROBES_COMPAT:lib/test_kretprobes.o
-		KPROBES_SANITY_TEST:lib/test_kprobes_opt.o
-		KPROBES_SANITY_TEST:lib/test_jprobes.o
+		KPROBES_KUNIT_TEST:lib/test_kprobes_core.o
+		KRETPROBES_KUNIT_TEST:lib/test_kretprobes.o
+		OPTPROBES_KUNIT_TEST:lib/test_kprobes_opt.o
+		JPROBES_KUNIT_TEST:lib/test_jprobes.o
 		SAMPLE_KPROBES:samples/kprobes/kprobe_example.o
 		SAMPLE_KRETPROBES:samples/kprobes/kretprobe_example.o
 		SAMPLE_JPROBES:samples/kprobes/jprobe_example.o"
@@ -326,6 +327,8 @@ for ((i = from; i <= to; i++)); do
 				-e KPROBES -e KRETPROBES -e OPTPROBES -e JPROBES \
 				-e FTRACE -e FUNCTION_TRACER -e DYNAMIC_FTRACE \
 				-e KPROBE_EVENTS -e KUNIT -e KPROBES_SANITY_TEST \
+				-e KPROBES_KUNIT_TEST -e KRETPROBES_KUNIT_TEST \
+				-e OPTPROBES_KUNIT_TEST -e JPROBES_KUNIT_TEST \
 				-e SAMPLES -m SAMPLE_KPROBES -m SAMPLE_KRETPROBES \
 				-m SAMPLE_JPROBES &&
 			mk olddefconfig &&

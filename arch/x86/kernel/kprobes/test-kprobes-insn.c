@@ -7,7 +7,7 @@
  * address inside an instruction, an instruction that cannot run out of
  * line, an address inside a function's ENDBR or fentry call.  The
  * targets are written in assembly so that the probed instruction is
- * known.  The arch-independent behaviour is in lib/test_kprobes.c
+ * known.  The arch-independent behaviour is in lib/test_kprobes_core.c
  * (kprobes_core).
  */
 #include <linux/kernel.h>
