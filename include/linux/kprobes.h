@@ -19,6 +19,19 @@
  * table from the breakpoint trap, with preemption (and, on the trap,
  * interrupts) disabled, and each CPU keeps its own state in per-CPU
  * variables.
+ *
+ * Copyright (C) IBM Corporation, 2002, 2004
+ *
+ * 2002-Oct	Created by Vamsi Krishna S <vamsi_krishna@in.ibm.com> Kernel
+ *		Probes initial implementation ( includes suggestions from
+ *		Rusty Russell).
+ * 2004-July	Suparna Bhattacharya <suparna@in.ibm.com> added jumper probes
+ *		interface to access function arguments.
+ * 2005-May	Hien Nguyen <hien@us.ibm.com> and Jim Keniston
+ *		<jkenisto@us.ibm.com>  and Prasanna S Panchamukhi
+ *		<prasanna@in.ibm.com> added function-return probes.
+ * 2026-Nov	Rewritten: the interface of the rebuilt core, with
+ *		the handler context contract.
  */
 #ifndef _LINUX_KPROBES_H
 #define _LINUX_KPROBES_H

@@ -4,6 +4,8 @@
  * The instruction then either runs from an out-of-line slot that ends with
  * BRK #KPROBES_BRK_SS_IMM, or is emulated by the BRK handler.  No hardware
  * single-step is involved.
+ *
+ * Copyright (C) 2013 Linaro Limited
  */
 #ifndef _ARM64_KPROBES_H
 #define _ARM64_KPROBES_H

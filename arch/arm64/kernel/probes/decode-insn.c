@@ -6,6 +6,8 @@
  * per-group rule; the kernel's aarch64_insn_is_*() helpers do the
  * matching.  Anything this file does not recognise is refused: a probe
  * that cannot be placed is a clean -EINVAL, a wrong guess is a crash.
+ *
+ * Copyright (C) 2013 Linaro Limited.
  */
 #include <linux/bitfield.h>
 #include <linux/kallsyms.h>

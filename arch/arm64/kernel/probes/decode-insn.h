@@ -7,6 +7,8 @@
  * BRK handler, or refused.  kprobes and uprobes share it: uprobes.c
  * (unchanged from the base kernel) calls arm_probe_decode_insn() and
  * the emulation handlers it records.
+ *
+ * Copyright (C) 2013 Linaro Limited.
  */
 #ifndef _ARM64_KERNEL_KPROBES_DECODE_INSN_H
 #define _ARM64_KERNEL_KPROBES_DECODE_INSN_H

@@ -42,6 +42,11 @@
  * those, so arming and disarming patch the word with every other CPU
  * parked in stop_machine (aarch64_insn_patch_text()), which also makes
  * each of them synchronise its instruction stream.
+ *
+ * Copyright (C) 2013 Linaro Limited.
+ * Author: Sandeepa Prabhu <sandeepa.prabhu@linaro.org>
+ * 2026-Nov	Rewritten: the arm64 port of the rebuilt core (boosting,
+ *		post copy, one handler context on every path).
  */
 #define pr_fmt(fmt) "kprobes: " fmt
 

@@ -10,6 +10,8 @@
  * All of them are in .kprobes.text (__kprobes), so they cannot be probed.
  * Register number 31 is the zero register for every operand handled here,
  * which is what pt_regs_read_reg() and pt_regs_write_reg() implement.
+ *
+ * Copyright (C) 2013 Linaro Limited.
  */
 #include <linux/bitfield.h>
 #include <linux/bitops.h>

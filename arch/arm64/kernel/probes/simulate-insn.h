@@ -2,6 +2,8 @@
 /*
  * Emulation of the A64 instructions that cannot run from an out-of-line
  * slot because they read or write the PC.
+ *
+ * Copyright (C) 2013 Linaro Limited
  */
 #ifndef _ARM64_KERNEL_KPROBES_SIMULATE_INSN_H
 #define _ARM64_KERNEL_KPROBES_SIMULATE_INSN_H

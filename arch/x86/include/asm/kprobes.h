@@ -18,6 +18,10 @@
  *                                     the post_handlers (the "post" copy,
  *                                     present when the boosted one is);
  *    RIP-relative displacements are adjusted for each copy.
+ *
+ * Copyright (C) IBM Corporation, 2002, 2004
+ *
+ * See arch/x86/kernel/kprobes/core.c for x86 kprobes history.
  */
 #ifndef _ASM_X86_KPROBES_H
 #define _ASM_X86_KPROBES_H

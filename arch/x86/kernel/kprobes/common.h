@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * For arch/x86/kernel/rethook.c (rethook, which fprobe and BPF
  * kprobe_multi return probes use), the one file outside this directory

@@ -20,6 +20,9 @@
  * entry the ABI has DF clear, and objtool keeps calls out of user-access
  * regions).  A probe hit from inside a handler is counted as missed,
  * like a reentered breakpoint.
+ *
+ * Copyright (C) Hitachi Ltd., 2012
+ * 2026-Nov	Rewritten: kprobes on ftrace on the rebuilt core.
  */
 
 #include <linux/kprobes.h>

@@ -30,6 +30,10 @@
  * tail (whose bytes are the jmp's now) continues at the same offset in
  * the copy, which has the same instruction boundaries.  The handlers run
  * with interrupts disabled, as they do from the breakpoint.
+ *
+ * Copyright (C) IBM Corporation, 2002, 2004
+ * Copyright (C) Hitachi Ltd., 2012
+ * 2026-Nov	Rewritten: jump optimization on the rebuilt core.
  */
 
 #define pr_fmt(fmt) "kprobes: " fmt
