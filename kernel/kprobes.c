@@ -666,9 +666,10 @@ bool is_kprobe_optinsn_slot(unsigned long addr)
 }
 #endif
 
-#if IS_ENABLED(CONFIG_KUNIT)
+#if IS_ENABLED(CONFIG_KPROBES_KUNIT_TEST)
 /*
- * For the KUnit test of the slot reaper (lib/test_kprobes_core.c): it counts
+ * For the KUnit test of the slot reaper (lib/test_kprobes_core.c), only in
+ * kernels built with it: it counts
  * the pages, waits for the reaper, and stands as an RCU reader on a page
  * at the moment the reaper unlinks it.
  */

@@ -42,7 +42,7 @@ int kprobe_module_text_left(struct module *mod, struct module *found,
 			    unsigned long addr);
 #endif
 
-#if IS_ENABLED(CONFIG_KUNIT)
+#if IS_ENABLED(CONFIG_KPROBES_KUNIT_TEST)
 /* For the KUnit test of the slot reaper (kernel/kprobes.c). */
 unsigned int kprobe_insn_slot_pages(unsigned int *per_page);
 void kprobe_insn_slots_reap(void);
@@ -54,7 +54,7 @@ int kprobe_insn_slot_walk(unsigned long page, void (*stand)(void *arg),
 /* Takes kprobe_mutex (kretprobes, which must not trust their own fields). */
 bool kprobe_registered(struct kprobe *p);
 
-#if IS_ENABLED(CONFIG_KUNIT)
+#if IS_ENABLED(CONFIG_KRETPROBES_KUNIT_TEST)
 /* Pools released, and was this one among them (kernel/kretprobes.c)? */
 unsigned int kretprobe_pools_released(void);
 bool kretprobe_pool_released(const void *pool, unsigned int since);

@@ -56,32 +56,33 @@ struct kretprobe_pool {
 	struct rcu_head rcu;
 };
 
-#if IS_ENABLED(CONFIG_KUNIT)
+#if IS_ENABLED(CONFIG_KRETPROBES_KUNIT_TEST)
 /*
  * The last pools released (every instance came home and objpool_fini()
  * ran), for the KUnit suite to see that a pool is not left behind: a
- * spare that does not go back keeps its pool forever.  Other pools, of
- * earlier cases whose instances slept, may be released meanwhile, hence
- * a few and not one.  The addresses are only compared.
+ * spare that does not go back keeps its pool forever.  Only in kernels
+ * built with that suite.  Other pools, of earlier cases whose instances
+ * slept, may be released meanwhile, hence a few and not one.  The
+ * addresses are only compared; an entry is written pool first, its
+ * sequence number last, so a reader that sees the number sees the pool.
  */
 #define KRETPROBE_RELEASED_LAST	16
 static struct {
 	const void *pool;
 	unsigned int seq;
 } kretprobe_released[KRETPROBE_RELEASED_LAST];
-static DEFINE_SPINLOCK(kretprobe_released_lock);
-static unsigned int kretprobe_released_seq;
+static atomic_t kretprobe_released_seq;
 
 static void kretprobe_note_released(const void *pool)
 {
-	unsigned long flags;
-	unsigned int i;
+	unsigned int seq = atomic_inc_return(&kretprobe_released_seq);
+	unsigned int i = seq % KRETPROBE_RELEASED_LAST;
 
-	spin_lock_irqsave(&kretprobe_released_lock, flags);
-	i = ++kretprobe_released_seq % KRETPROBE_RELEASED_LAST;
-	kretprobe_released[i].pool = pool;
-	kretprobe_released[i].seq = kretprobe_released_seq;
-	spin_unlock_irqrestore(&kretprobe_released_lock, flags);
+	WRITE_ONCE(kretprobe_released[i].seq, 0);
+	smp_wmb();
+	WRITE_ONCE(kretprobe_released[i].pool, pool);
+	smp_wmb();
+	WRITE_ONCE(kretprobe_released[i].seq, seq);
 }
 
 /**
@@ -93,7 +94,7 @@ static void kretprobe_note_released(const void *pool)
  */
 unsigned int kretprobe_pools_released(void)
 {
-	return READ_ONCE(kretprobe_released_seq);
+	return atomic_read(&kretprobe_released_seq);
 }
 EXPORT_SYMBOL_IF_KUNIT(kretprobe_pools_released);
 
@@ -108,17 +109,17 @@ EXPORT_SYMBOL_IF_KUNIT(kretprobe_pools_released);
  */
 bool kretprobe_pool_released(const void *pool, unsigned int since)
 {
-	unsigned long flags;
-	bool found = false;
+	unsigned int seq;
 	int i;
 
-	spin_lock_irqsave(&kretprobe_released_lock, flags);
-	for (i = 0; i < KRETPROBE_RELEASED_LAST; i++)
-		if (kretprobe_released[i].pool == pool &&
-		    (int)(kretprobe_released[i].seq - since) > 0)
-			found = true;
-	spin_unlock_irqrestore(&kretprobe_released_lock, flags);
-	return found;
+	for (i = 0; i < KRETPROBE_RELEASED_LAST; i++) {
+		seq = READ_ONCE(kretprobe_released[i].seq);
+		smp_rmb();
+		if (seq && (int)(seq - since) > 0 &&
+		    READ_ONCE(kretprobe_released[i].pool) == pool)
+			return true;
+	}
+	return false;
 }
 EXPORT_SYMBOL_IF_KUNIT(kretprobe_pool_released);
 #else
