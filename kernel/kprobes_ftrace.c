@@ -15,10 +15,11 @@
  * a probe on a function a live patch redirects (or the live patch of a
  * function with such a probe) is refused with -EBUSY.  Every other site
  * is in the ops without IPMODIFY, so a probe with a pre_handler only may
- * sit beside a live patch, as upstream allows: the callback leaves the
- * ip as it found it unless the pre_handler moves it (fail injection, BPF
- * override: then ftrace returns where the pre_handler said, and such a
- * redirection beside a live patch is as upstream's, unchecked).
+ * sit beside a live patch (fail_function and bpf_override_return() rely
+ * on it): the callback leaves the ip as it found it unless the
+ * pre_handler moves it (fail injection, BPF override: then ftrace
+ * returns where the pre_handler said; such a redirection beside a live
+ * patch is not checked against it).
  *
  * When the probes of an armed site change so that it needs the other
  * ops, it moves: out of one filter, then into the other (never in both,

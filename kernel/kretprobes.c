@@ -577,8 +577,9 @@ static int kretprobe_check(struct kretprobe *rp, int *nr)
 	if (!rp)
 		return -EINVAL;
 	/*
-	 * Registered already: -EINVAL, as upstream.  Not judged by @rp->pool,
-	 * which holds garbage in a kmalloc()ed kretprobe never registered.
+	 * Registered already: -EINVAL, the errno this has always had.  Not
+	 * judged by @rp->pool, which holds garbage in a kmalloc()ed
+	 * kretprobe never registered.
 	 */
 	if (kprobe_registered(&rp->kp))
 		return -EINVAL;

@@ -186,7 +186,7 @@ static void jpt_with_kretprobe(struct kunit *test)
 	rp.kp.addr = (kprobe_opcode_t *)jpt_target;
 	rp.handler = jpt_ret_handler;
 	if (!IS_ENABLED(CONFIG_KRETPROBES)) {
-		/* Without kretprobes their stub refuses, as upstream's. */
+		/* Without kretprobes their stub refuses. */
 		KUNIT_EXPECT_EQ(test, register_kretprobe(&rp), -EOPNOTSUPP);
 		return;
 	}

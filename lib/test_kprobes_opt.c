@@ -25,7 +25,7 @@
 #include <linux/module.h>
 #include <kunit/test.h>
 
-/* x86 handlers see the ip past the int3 on every path, as upstream's */
+/* x86 handlers see the ip past the int3 on every path, the trap's view */
 #ifdef CONFIG_X86
 #define KPO_IP_BIAS	1UL
 #else
@@ -975,7 +975,7 @@ static void kpo_ftrace_pre_post(struct kunit *test)
 	sp = kpo_site(kp.addr);
 	KUNIT_ASSERT_NOT_NULL(test, sp);
 	KUNIT_EXPECT_TRUE(test, kprobe_ftrace(sp));
-	/* the probe itself says so too, as upstream's do */
+	/* the probe itself says so too, for kprobe_ftrace() callers */
 	KUNIT_EXPECT_TRUE(test, kprobe_ftrace(&kp));
 	KUNIT_EXPECT_FALSE(test, kprobe_optimized(sp));
 
@@ -1060,7 +1060,7 @@ static void kpo_ftrace_kretprobe(struct kunit *test)
 	if (!ftrace_location((unsigned long)kpo_ftraced))
 		kunit_skip(test, "kpo_ftraced has no ftrace site");
 	if (!IS_ENABLED(CONFIG_KRETPROBES)) {
-		/* Without kretprobes their stub refuses, as upstream's. */
+		/* Without kretprobes their stub refuses. */
 		KUNIT_EXPECT_EQ(test, register_kretprobe(&rp), -EOPNOTSUPP);
 		return;
 	}

@@ -5,8 +5,7 @@
  * Every A64 instruction a probe may land on is put in one of three bins:
  * copied to an out-of-line slot and executed there, emulated in C by the
  * BRK handler, or refused.  kprobes and uprobes share it: uprobes.c
- * (unchanged from the base kernel) calls arm_probe_decode_insn() and
- * the emulation handlers it records.
+ * calls arm_probe_decode_insn() and the emulation handlers it records.
  *
  * Copyright (C) 2013 Linaro Limited.
  */
