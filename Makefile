@@ -98,9 +98,10 @@ stress: deps
 
 # The architectures other than x86_64 and arm64: not part of
 # make check (hours of cross builds).  ARCH=riscv64 (ppc64le s390x arm
-# mips) narrows it, FLAVOUR=ours or upstream picks one flavour (default
-# both), KP_ARCHCHECK_FAST=1 compiles the kprobes objects only.
-AC_ARCHES := $(if $(filter command line,$(origin ARCH)),$(ARCH),riscv64 ppc64le s390x arm mips i386)
+# mips i386 arc parisc sh4 sparc64) narrows it, FLAVOUR=ours or upstream
+# picks one flavour (default both), KP_ARCHCHECK_FAST=1 compiles the
+# kprobes objects only.
+AC_ARCHES := $(if $(filter command line,$(origin ARCH)),$(ARCH),riscv64 ppc64le s390x arm mips i386 arc parisc sh4 sparc64)
 AC_FLAVOURS := $(if $(filter command line,$(origin FLAVOUR)),$(FLAVOUR),ours upstream)
 archcheck:
 	ARCHES="$(AC_ARCHES)" $(T)/deps.sh

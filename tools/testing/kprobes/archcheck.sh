@@ -1,23 +1,26 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # archcheck.sh: the architectures other than x86_64 and arm64 keep
-# kprobes (issue 15).  For each architecture of ARCHES and each flavour
-# of FLAVOURS: the arch's defconfig plus KPROBES, KRETPROBES,
-# KPROBE_EVENTS, UPROBE_EVENTS and OPTPROBES where it has them, cross
-# built with Debian's cross compiler.
+# kprobes.  For each architecture of ARCHES and each flavour of
+# FLAVOURS: the arch's defconfig plus KPROBES, KRETPROBES, KPROBE_EVENTS,
+# UPROBE_EVENTS and OPTPROBES where it has them, modules and the kprobes
+# samples (SAMPLE_KPROBES=m, SAMPLE_KRETPROBES=m), cross built with
+# Debian's cross compiler.
 #
 #   KP_ARCHCHECK_FAST=1  compile only the kprobes objects (kernel/kprobes*.o,
 #                        kernel/kretprobes*.o, the arch's kprobes objects,
-#                        kernel/trace/trace_kprobe.o); link nothing
-#   otherwise            build vmlinux
+#                        kernel/trace/trace_kprobe.o, the samples); link
+#                        nothing
+#   otherwise            build vmlinux and the modules
 #
-# ARCHES (default: riscv64 ppc64le s390x arm mips i386), FLAVOURS (default:
+# ARCHES (default: riscv64 ppc64le s390x arm mips i386 arc parisc sh4
+# sparc64), FLAVOURS (default:
 # "ours upstream").  Build directories: $KP_BUILD/archcheck/FLAVOUR-ARCH.
 # One line per build: "ARCHCHECK FLAVOUR:ARCH:MODE PASS|FAIL", the
 # options the config ended up with, and the log on failure.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
-arches=${ARCHES:-riscv64 ppc64le s390x arm mips i386}
+arches=${ARCHES:-riscv64 ppc64le s390x arm mips i386 arc parisc sh4 sparc64}
 flavours=${FLAVOURS:-ours upstream}
 fast=${KP_ARCHCHECK_FAST:-0}
 mode=vmlinux
@@ -61,10 +64,14 @@ ac_arch() {
 	mips) echo "mips mips-linux-gnu- 32r2el_defconfig" ;;
 	# i386: our own x86 code in 32-bit mode, the host's gcc with -m32
 	i386) echo "i386 x86_64-linux-gnu- i386_defconfig" ;;
+	arc) echo "arc arc-linux-gnu- haps_hs_smp_defconfig" ;;
+	parisc) echo "parisc hppa-linux-gnu- generic-32bit_defconfig" ;;
+	sh4) echo "sh sh4-linux-gnu- shx3_defconfig" ;;
+	sparc64) echo "sparc sparc64-linux-gnu- sparc64_defconfig" ;;
 	# ours' own arches, for a quick look that they stay out of the compat layer
 	x86_64) echo "x86 x86_64-linux-gnu- x86_64_defconfig" ;;
 	arm64) echo "arm64 aarch64-linux-gnu- defconfig" ;;
-	*) kp_die "archcheck: unknown arch '$1' (riscv64 ppc64le s390x arm mips i386 x86_64 arm64)" ;;
+	*) kp_die "archcheck: unknown arch '$1' (riscv64 ppc64le s390x arm mips i386 arc parisc sh4 sparc64 x86_64 arm64)" ;;
 	esac
 }
 ac_objs() {
@@ -85,6 +92,11 @@ ac_objs() {
 		KPROBES:arch/arm/probes/kprobes/checkers-common.o
 		OPTPROBES:arch/arm/probes/kprobes/opt-arm.o" ;;
 	mips) echo "KPROBES:arch/mips/kernel/kprobes.o" ;;
+	arc) echo "KPROBES:arch/arc/kernel/kprobes.o" ;;
+	parisc) echo "KPROBES:arch/parisc/kernel/kprobes.o
+		KPROBES_ON_FTRACE:arch/parisc/kernel/ftrace.o" ;;
+	sh4) echo "KPROBES:arch/sh/kernel/kprobes.o" ;;
+	sparc64) echo "KPROBES:arch/sparc/kernel/kprobes.o" ;;
 	x86_64) echo "KPROBES:arch/x86/kernel/kprobes/core.o" ;;
 	i386) echo "KPROBES:arch/x86/kernel/kprobes/core.o
 		OPTPROBES:arch/x86/kernel/kprobes/opt.o
@@ -99,7 +111,9 @@ ac_objs() {
 		KPROBES_ON_FTRACE:kernel/kprobes_ftrace.o
 		OPTPROBES:kernel/kprobes_opt.o
 		JPROBES:kernel/jprobes.o
-		KPROBE_EVENTS:kernel/trace/trace_kprobe.o"
+		KPROBE_EVENTS:kernel/trace/trace_kprobe.o
+		SAMPLE_KPROBES:samples/kprobes/kprobe_example.o
+		SAMPLE_KRETPROBES:samples/kprobes/kretprobe_example.o"
 }
 ac_want="KPROBES KRETPROBES KPROBE_EVENTS UPROBE_EVENTS OPTPROBES"
 
@@ -142,7 +156,8 @@ ac_one() {	# ac_one FLAVOUR ARCH: 0 when it builds
 		mk "$defc" &&
 		"$src/scripts/config" --file "$obj/.config" \
 			-e KPROBES -e KRETPROBES -e FTRACE -e KPROBE_EVENTS \
-			-e UPROBES -e UPROBE_EVENTS -e OPTPROBES &&
+			-e UPROBES -e UPROBE_EVENTS -e OPTPROBES \
+			-e MODULES -e SAMPLES -m SAMPLE_KPROBES -m SAMPLE_KRETPROBES &&
 		mk olddefconfig
 	} > "$log" 2>&1 || {
 		echo "ARCHCHECK $fl:$a:$mode FAIL config (see $log)"
@@ -160,7 +175,7 @@ ac_one() {	# ac_one FLAVOUR ARCH: 0 when it builds
 		done
 		mk prepare "${objs[@]}" >> "$log" 2>&1
 	else
-		mk vmlinux >> "$log" 2>&1
+		mk vmlinux modules >> "$log" 2>&1
 	fi || {
 		echo "ARCHCHECK $fl:$a:$mode FAIL build (see $log)"
 		grep -E 'error:|Error [0-9]|undefined reference' "$log" | head -20 | sed 's/^/    /'

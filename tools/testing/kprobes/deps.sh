@@ -6,8 +6,8 @@
 # ARCHES (default "x86_64 arm64") says which architectures to prepare:
 # the arm64 cross compiler, QEMU and busybox (for which the arm64 dpkg
 # architecture is added) only when arm64 is among them; the cross
-# compilers of make archcheck (riscv64 ppc64le s390x arm mips) only when
-# they are.
+# compilers of make archcheck (riscv64 ppc64le s390x arm mips arc parisc
+# sh4 sparc64) only when they are.
 #
 # The base is Debian's linux-source-6.12 at KP_BASE_VERSION (lib.sh).  When
 # Debian no longer serves that version, the 6.12.y it serves is used
@@ -36,6 +36,10 @@ for a in $arches; do
 	s390x) pkgs+=(gcc-s390x-linux-gnu binutils-s390x-linux-gnu) ;;
 	arm) pkgs+=(gcc-arm-linux-gnueabihf binutils-arm-linux-gnueabihf qemu-system-arm) ;;
 	mips) pkgs+=(gcc-mips-linux-gnu binutils-mips-linux-gnu) ;;
+	arc) pkgs+=(gcc-arc-linux-gnu binutils-arc-linux-gnu) ;;
+	parisc) pkgs+=(gcc-hppa-linux-gnu binutils-hppa-linux-gnu) ;;
+	sh4) pkgs+=(gcc-sh4-linux-gnu binutils-sh4-linux-gnu) ;;
+	sparc64) pkgs+=(gcc-sparc64-linux-gnu binutils-sparc64-linux-gnu) ;;
 	esac
 done
 
