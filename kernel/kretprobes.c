@@ -11,7 +11,11 @@
  * back and tells the trampoline where the function really returns.
  *
  * The pool is an objpool: taking and returning an instance is lock-free
- * and per CPU, and nothing is allocated after registration.  In front of
+ * and per CPU, and nothing is allocated after registration.  When every
+ * instance of the pool is in use, the instance is carved from storage of
+ * the task itself instead (see "Per-task return records" below), so a
+ * function that sleeps with more callers inside than the pool holds
+ * does not lose their returns.  In front of
  * it each CPU keeps one spare instance, the last one it gave back: a
  * function called over and over takes and returns that one with a single
  * atomic exchange each way (see kretprobe_take()).  The pool
@@ -30,6 +34,8 @@
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/llist.h>
+#include <linux/refcount.h>
+#include <linux/workqueue.h>
 #include <linux/bug.h>
 #include <linux/export.h>
 #include <kunit/visibility.h>
@@ -45,6 +51,9 @@
  * @rp: the owning kretprobe, NULL once it is unregistered
  * @orphans: instances that returned after unregistration
  * @reaper: gives the orphans back to @objs for good
+ * @users: one for @objs until objpool_fini() and its last instance are
+ *	done, one for each pending instance carved from a task's storage
+ * @freer: frees the pool when @users drops to zero (from any context)
  * @rcu: frees the pool itself
  */
 struct kretprobe_pool {
@@ -53,6 +62,8 @@ struct kretprobe_pool {
 	struct kretprobe __rcu *rp;
 	struct llist_head orphans;
 	struct irq_work reaper;
+	refcount_t users;
+	struct irq_work freer;
 	struct rcu_head rcu;
 };
 
@@ -133,17 +144,34 @@ static void kretprobe_pool_free_rcu(struct rcu_head *head)
 	kfree(container_of(head, struct kretprobe_pool, rcu));
 }
 
-/* objpool's release callback: the slots are gone, the pool goes now */
-static int kretprobe_pool_release(struct objpool_head *objs, void *context)
+/* The last user is gone (irq_work: the last put may come from an NMI). */
+static void kretprobe_pool_free(struct irq_work *work)
 {
-	struct kretprobe_pool *pool = context;
+	struct kretprobe_pool *pool = container_of(work, struct kretprobe_pool,
+						   freer);
 
-	kretprobe_note_released(pool);
 	/*
-	 * This may run from the reaper's irq_work, which touches its
-	 * irq_work after calling it: free after a grace period.
+	 * The reaper's irq_work (which may have dropped the last instance)
+	 * and this one are touched after their callbacks return: free the
+	 * memory after a grace period.
 	 */
 	call_rcu(&pool->rcu, kretprobe_pool_free_rcu);
+}
+
+static notrace void kretprobe_pool_put(struct kretprobe_pool *pool)
+{
+	if (refcount_dec_and_test(&pool->users)) {
+		kretprobe_note_released(pool);
+		irq_work_queue(&pool->freer);
+	}
+}
+
+NOKPROBE_SYMBOL(kretprobe_pool_put);
+
+/* objpool's release callback: the slots are gone, their reference too */
+static int kretprobe_pool_release(struct objpool_head *objs, void *context)
+{
+	kretprobe_pool_put(context);
 	return 0;
 }
 
@@ -167,14 +195,218 @@ static int kretprobe_instance_init(void *obj, void *context)
 	struct kretprobe_instance *ri = obj;
 
 	ri->pool = context;
+	ri->store = NULL;
 	return 0;
 }
+
+/*
+ * Per-task return records.
+ *
+ * When a kretprobe's pool has no free instance, the instance is carved
+ * from storage of the calling task: a chain of small chunks (struct
+ * kretprobe_store).  A task gives its instances back newest first (the
+ * trampoline and kprobe_flush_task() take them from the head of its
+ * kretprobe_instances list), so each chunk is a stack: an instance is
+ * carved at its top and given back from there, and a chunk whose last
+ * instance goes is given back.  A task holds chunks only while it has
+ * such instances pending, and the newest of those on its list says which
+ * chunk is its current one: task_struct needs no field for it.
+ *
+ * Only the task itself (and the interrupts and NMIs it takes, which
+ * return before it goes on) carves from or gives back to its chunks, and
+ * always with a kprobe running on its CPU (the entry probe, or the busy
+ * marker of the trampoline), which keeps such nested hits out: nothing
+ * here needs an atomic operation but the reserve.
+ *
+ * The hit path may be in NMI context and cannot allocate: chunks come
+ * from a reserve of KRETPROBE_STORE_RESERVE chunks, which a worker fills
+ * while any kretprobe is registered; taking a chunk asks for a refill.
+ * A task holds at most KRETPROBE_TASK_STORES chunks.  A return is missed
+ * (and counted in nmissed) only when the pool is empty and the task's
+ * chunks are full, or the reserve is empty at that moment, or the
+ * instance is too big for a chunk.
+ *
+ * Such an instance holds a reference on its pool (kretprobe_pool.users),
+ * so the pool outlives the kretprobe until the instance is given back,
+ * as it does for the pool's own instances.
+ */
+#define KRETPROBE_STORE_SIZE	1024
+#define KRETPROBE_TASK_STORES	32
+#define KRETPROBE_STORE_RESERVE	64
+
+/**
+ * struct kretprobe_store - a chunk of a task's return records
+ * @used: bytes of @data carved into pending instances
+ * @depth: 1 for the task's first chunk, and one more for each chunk
+ *	taken because the one before was full
+ * @freed: on kretprobe_stores_freed, to be freed
+ * @rcu: frees it (unwinders of other tasks may still read it)
+ * @data: the instances, back to back
+ */
+struct kretprobe_store {
+	unsigned int used;
+	unsigned int depth;
+	union {
+		struct llist_node freed;
+		struct rcu_head rcu;
+	};
+	unsigned long data[];
+};
+
+#define KRETPROBE_STORE_PAYLOAD \
+	(KRETPROBE_STORE_SIZE - offsetof(struct kretprobe_store, data))
+
+static struct kretprobe_store *kretprobe_reserve[KRETPROBE_STORE_RESERVE];
+static atomic_t kretprobes_live;
+static LLIST_HEAD(kretprobe_stores_freed);
+
+/*
+ * Fill the reserve while any kretprobe is registered, empty it when none
+ * is, and free the chunks given back that did not fit in it.
+ */
+static void kretprobe_reserve_refill(struct work_struct *work)
+{
+	struct llist_node *freed = llist_del_all(&kretprobe_stores_freed);
+	struct kretprobe_store *st, *next;
+	int i;
+
+	llist_for_each_entry_safe(st, next, freed, freed)
+		kfree_rcu(st, rcu);
+	for (i = 0; i < KRETPROBE_STORE_RESERVE; i++) {
+		if (!atomic_read(&kretprobes_live)) {
+			st = xchg(&kretprobe_reserve[i], NULL);
+			if (st)
+				kfree_rcu(st, rcu);
+			continue;
+		}
+		if (READ_ONCE(kretprobe_reserve[i]))
+			continue;
+		st = kmalloc(KRETPROBE_STORE_SIZE, GFP_KERNEL);
+		if (!st)
+			break;
+		if (cmpxchg(&kretprobe_reserve[i], NULL, st))
+			kfree(st);
+	}
+}
+
+static DECLARE_WORK(kretprobe_reserve_work, kretprobe_reserve_refill);
+
+static void kretprobe_reserve_kick(struct irq_work *work)
+{
+	queue_work(system_unbound_wq, &kretprobe_reserve_work);
+}
+
+static DEFINE_IRQ_WORK(kretprobe_reserve_irq_work, kretprobe_reserve_kick);
+
+/* A chunk from the reserve, or NULL; asks for a refill either way. */
+static notrace struct kretprobe_store *kretprobe_store_get(void)
+{
+	unsigned int i, start = raw_smp_processor_id();
+	struct kretprobe_store **slot, *st = NULL;
+
+	for (i = 0; i < KRETPROBE_STORE_RESERVE && !st; i++) {
+		slot = &kretprobe_reserve[(start + i) % KRETPROBE_STORE_RESERVE];
+		if (READ_ONCE(*slot))
+			st = xchg(slot, NULL);
+	}
+	irq_work_queue(&kretprobe_reserve_irq_work);
+	return st;
+}
+
+NOKPROBE_SYMBOL(kretprobe_store_get);
+
+/* An empty chunk back to the reserve, or to the worker to be freed. */
+static notrace void kretprobe_store_put(struct kretprobe_store *st)
+{
+	struct kretprobe_store **slot;
+	unsigned int i;
+
+	if (atomic_read(&kretprobes_live)) {
+		for (i = 0; i < KRETPROBE_STORE_RESERVE; i++) {
+			slot = &kretprobe_reserve[i];
+			if (!READ_ONCE(*slot) && !cmpxchg(slot, NULL, st))
+				return;
+		}
+	}
+	llist_add(&st->freed, &kretprobe_stores_freed);
+	irq_work_queue(&kretprobe_reserve_irq_work);
+}
+
+NOKPROBE_SYMBOL(kretprobe_store_put);
+
+/* The chunk of the current task's newest instance carved from one. */
+static notrace struct kretprobe_store *kretprobe_store_current(void)
+{
+	struct llist_node *node = current->kretprobe_instances.first;
+	struct kretprobe_instance *ri;
+
+	for (; node; node = node->next) {
+		ri = llist_entry(node, struct kretprobe_instance, llist);
+		if (ri->store)
+			return ri->store;
+	}
+	return NULL;
+}
+
+NOKPROBE_SYMBOL(kretprobe_store_current);
+
+/* An instance for @rp from the current task's own storage, or NULL. */
+static noinline notrace struct kretprobe_instance *
+kretprobe_take_own(struct kretprobe *rp)
+{
+	size_t size = ALIGN(sizeof(struct kretprobe_instance) + rp->data_size,
+			    sizeof(unsigned long));
+	struct kretprobe_store *st, *cur;
+	struct kretprobe_instance *ri;
+
+	if (size > KRETPROBE_STORE_PAYLOAD)
+		return NULL;
+	st = cur = kretprobe_store_current();
+	if (!st || st->used + size > KRETPROBE_STORE_PAYLOAD) {
+		if (cur && cur->depth >= KRETPROBE_TASK_STORES)
+			return NULL;
+		st = kretprobe_store_get();
+		if (!st)
+			return NULL;
+		st->used = 0;
+		st->depth = cur ? cur->depth + 1 : 1;
+	}
+	ri = (struct kretprobe_instance *)((char *)st->data + st->used);
+	st->used += size;
+	ri->store = st;
+	ri->pool = rp->pool;
+	/* The kretprobe is registered: the pool's objpool holds a user. */
+	refcount_inc(&ri->pool->users);
+	return ri;
+}
+
+NOKPROBE_SYMBOL(kretprobe_take_own);
+
+/* Give back an instance carved from a task's chunk: the chunk's top. */
+static notrace void kretprobe_put_own(struct kretprobe_instance *ri)
+{
+	struct kretprobe_store *st = ri->store;
+	struct kretprobe_pool *pool = ri->pool;
+
+	WARN_ON_ONCE((unsigned long)ri < (unsigned long)st->data ||
+		     (char *)ri >= (char *)st->data + st->used);
+	st->used = (char *)ri - (char *)st->data;
+	if (!st->used)
+		kretprobe_store_put(st);
+	kretprobe_pool_put(pool);
+}
+
+NOKPROBE_SYMBOL(kretprobe_put_own);
 
 /* Give an instance that is off every task list back to its pool. */
 static notrace void kretprobe_recycle(struct kretprobe_instance *ri)
 {
 	struct kretprobe_pool *pool = ri->pool;
 
+	if (ri->store) {
+		kretprobe_put_own(ri);
+		return;
+	}
 	/*
 	 * Callers are RCU readers: unregistration clears pool->rp, waits for
 	 * a grace period and only then empties the spares and finishes the
@@ -268,8 +500,11 @@ static notrace int kretprobe_entry(struct kprobe *kp, struct pt_regs *regs)
 
 	ri = kretprobe_take(rp->pool);
 	if (unlikely(!ri)) {
-		kretprobe_count_miss(rp);
-		return 0;
+		ri = kretprobe_take_own(rp);
+		if (!ri) {
+			kretprobe_count_miss(rp);
+			return 0;
+		}
 	}
 
 	/* ->ret_addr and ->fp are the hijack's, after the entry_handler. */
@@ -614,9 +849,13 @@ static int kretprobe_check(struct kretprobe *rp, int *nr)
  * @rp: the kretprobe; @rp->kp names the function (by address or by
  *	symbol_name, at offset 0 or the offset of its entry probe point)
  *
- * Preallocates @rp->maxactive instances (a default when <= 0) of
- * @rp->data_size private bytes each, then registers @rp->kp with a
- * pre-handler of ours.  @rp->kp.pre_handler and post_handler are ours.
+ * Preallocates @rp->maxactive instances (a default when <= 0, written
+ * back to @rp->maxactive) of @rp->data_size private bytes each, then
+ * registers @rp->kp with a pre-handler of ours.  @rp->kp.pre_handler and
+ * post_handler are ours.  When all of them are in use, a call's instance
+ * is carved from storage of the calling task (up to KRETPROBE_TASK_STORES
+ * chunks of KRETPROBE_STORE_SIZE bytes per task), so @rp->maxactive is a
+ * floor, not a limit, on the calls watched at once.
  *
  * Return: 0 on success; -EINVAL for a NULL @rp, a @rp registered already,
  * a flag other than KPROBE_FLAG_DISABLED in @rp->kp.flags, or a function
@@ -634,6 +873,9 @@ int register_kretprobe(struct kretprobe *rp)
 	ret = kretprobe_check(rp, &nr);
 	if (ret)
 		return ret;
+	/* Callers may read back the number of instances the pool holds. */
+	if (rp->maxactive <= 0)
+		rp->maxactive = nr;
 
 	pool = kzalloc(sizeof(*pool), GFP_KERNEL);
 	if (!pool)
@@ -645,6 +887,8 @@ int register_kretprobe(struct kretprobe *rp)
 	}
 	init_llist_head(&pool->orphans);
 	init_irq_work(&pool->reaper, kretprobe_reap);
+	refcount_set(&pool->users, 1);
+	init_irq_work(&pool->freer, kretprobe_pool_free);
 	ret = objpool_init(&pool->objs, nr,
 			   sizeof(struct kretprobe_instance) + rp->data_size,
 			   GFP_KERNEL, pool, kretprobe_instance_init,
@@ -662,6 +906,10 @@ int register_kretprobe(struct kretprobe *rp)
 	rp->kp.post_handler = NULL;
 	rp->kp.fault_handler = NULL;
 
+	/* The reserve of task storage is full before the first hit. */
+	atomic_inc(&kretprobes_live);
+	kretprobe_reserve_refill(NULL);
+
 	ret = kprobe_register_as(&rp->kp, KPROBE_FLAG_RETPROBE);
 	if (ret) {
 		rp->pool = NULL;
@@ -669,6 +917,8 @@ int register_kretprobe(struct kretprobe *rp)
 		/* Nothing ever took an instance: this frees it all. */
 		kretprobe_spares_return(pool);
 		objpool_fini(&pool->objs);
+		if (atomic_dec_and_test(&kretprobes_live))
+			queue_work(system_unbound_wq, &kretprobe_reserve_work);
 	}
 	return ret;
 }
@@ -743,6 +993,9 @@ void unregister_kretprobes(struct kretprobe **rps, int num)
 		rps[i]->pool = NULL;
 		kretprobe_spares_return(pool);
 		objpool_fini(&pool->objs);
+		/* The last one: the reserve of task storage goes. */
+		if (atomic_dec_and_test(&kretprobes_live))
+			queue_work(system_unbound_wq, &kretprobe_reserve_work);
 	}
 }
 EXPORT_SYMBOL_GPL(unregister_kretprobes);

@@ -31,6 +31,13 @@
 
 #define KRT_TRACE_DEPTH	32
 #define KRT_RECURSION	8
+/*
+ * Per-call data too big for a task's storage: such a kretprobe's calls
+ * have only the pool's instances, and miss when those are all in use.
+ */
+#define KRT_BIG_DATA	2048
+/* Calls blocked at once in one function, many more than any default pool */
+#define KRT_SLEEPERS	200
 #define KRT_HOT_CALLS	2000
 
 struct krt_data {
@@ -266,12 +273,16 @@ static void krt_test_recursion(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, krt_order[i], i);
 }
 
-/* Exact nmissed: maxactive 1 and nested calls. */
+/*
+ * Exact nmissed: maxactive 1 and nested calls, with per-call data too
+ * big for the task's storage, so that only the pool serves.
+ */
 static void krt_test_nmissed_nested(struct kunit *test)
 {
 	static struct kretprobe rp;
 
 	krt_init(&rp, krt_recurse, krt_recurse_entry, krt_recurse_ret, 1);
+	rp.data_size = KRT_BIG_DATA;
 	KUNIT_ASSERT_EQ(test, register_kretprobe(&rp), 0);
 	KUNIT_EXPECT_EQ(test, READ_ONCE(krt_recurse_p)(3), 3);
 	KUNIT_EXPECT_EQ(test, READ_ONCE(krt_recurse_p)(2), 2);
@@ -493,7 +504,10 @@ static struct task_struct *krt_start_blocker(struct kunit *test,
 	return t;
 }
 
-/* Exact nmissed: maxactive 1 held by a blocked call. */
+/*
+ * Exact nmissed: maxactive 1 held by a blocked call, per-call data too
+ * big for the task's storage.
+ */
 static void krt_test_nmissed_blocked(struct kunit *test)
 {
 	static struct kretprobe rp;
@@ -505,6 +519,7 @@ static void krt_test_nmissed_blocked(struct kunit *test)
 	complete_all(&open);
 	WRITE_ONCE(krt_open_go, &open);
 	krt_init(&rp, krt_block, krt_block_entry, krt_block_ret, 1);
+	rp.data_size = KRT_BIG_DATA;
 	KUNIT_ASSERT_EQ(test, register_kretprobe(&rp), 0);
 	t = krt_start_blocker(test, &b);
 	if (IS_ERR(t)) {
@@ -1035,6 +1050,260 @@ static void krt_test_find_instance(struct kunit *test)
 						  fp[0], &last));
 }
 
+/* ---- instances from the task's own storage ---- */
+
+/* The default number of instances register_kretprobe() writes back. */
+static int krt_default_maxactive(void)
+{
+	if (IS_ENABLED(CONFIG_PREEMPTION))
+		return max_t(int, 10, 2 * num_possible_cpus());
+	return num_possible_cpus();
+}
+
+/*
+ * maxactive 1 and nested calls: the outer call has the pool's instance,
+ * the inner ones take instances from the task's storage; every return
+ * is watched, with its own data, innermost first.
+ */
+static void krt_test_own_nested(struct kunit *test)
+{
+	static struct kretprobe rp;
+	int i;
+
+	krt_init(&rp, krt_recurse, krt_recurse_entry, krt_recurse_ret, 1);
+	KUNIT_ASSERT_EQ(test, register_kretprobe(&rp), 0);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(krt_recurse_p)(KRT_RECURSION),
+			KRT_RECURSION);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(krt_recurse_p)(2), 2);
+	unregister_kretprobe(&rp);
+
+	KUNIT_EXPECT_EQ(test, rp.nmissed, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&krt_entries), KRT_RECURSION + 4);
+	KUNIT_EXPECT_EQ(test, atomic_read(&krt_returns), KRT_RECURSION + 4);
+	for (i = 0; i <= KRT_RECURSION; i++)
+		KUNIT_EXPECT_EQ(test, krt_order[i], i);
+	KUNIT_EXPECT_EQ(test, atomic_read(&krt_bad), 0);
+}
+
+/*
+ * Many more tasks blocked inside one function than the default pool
+ * holds (a server's threads in accept(), say): every return is watched,
+ * none is missed, and maxactive reads back the pool's size.
+ */
+static void krt_test_own_sleepers(struct kunit *test)
+{
+	static struct kretprobe rp;
+	static struct krt_blocker b[KRT_SLEEPERS];
+	DECLARE_COMPLETION_ONSTACK(open);
+	struct task_struct *t;
+	int i, n, bad = 0;
+
+	complete_all(&open);
+	WRITE_ONCE(krt_open_go, &open);
+	krt_init(&rp, krt_block, krt_block_entry, krt_block_ret, 0);
+	KUNIT_ASSERT_EQ(test, register_kretprobe(&rp), 0);
+	KUNIT_EXPECT_EQ(test, rp.maxactive, krt_default_maxactive());
+	KUNIT_EXPECT_LT(test, rp.maxactive, KRT_SLEEPERS);
+	for (n = 0; n < KRT_SLEEPERS; n++) {
+		t = krt_start_blocker(test, &b[n]);
+		if (IS_ERR(t)) {
+			KUNIT_FAIL(test, "blocker %d did not start: %ld", n,
+				   PTR_ERR(t));
+			break;
+		}
+	}
+	KUNIT_EXPECT_EQ(test, atomic_read(&krt_entries), n);
+	KUNIT_EXPECT_EQ(test, rp.nmissed, 0);
+	/* A call of ours meanwhile is watched too. */
+	KUNIT_EXPECT_EQ(test, READ_ONCE(krt_block_p)(&open), 5);
+	KUNIT_EXPECT_EQ(test, atomic_read(&krt_returns), 1);
+
+	for (i = 0; i < n; i++)
+		complete(&b[i].go);
+	for (i = 0; i < n; i++) {
+		wait_for_completion(&b[i].done);
+		bad += b[i].result != 5;
+	}
+	unregister_kretprobe(&rp);
+	KUNIT_EXPECT_EQ(test, n, KRT_SLEEPERS);
+	KUNIT_EXPECT_EQ(test, bad, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&krt_returns), n + 1);
+	KUNIT_EXPECT_EQ(test, rp.nmissed, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&krt_bad), 0);
+}
+
+/*
+ * Unregistration with instances of tasks' storage in flight: no handler
+ * runs for them, they return where they should, and the pool they refer
+ * to lives until the last of them is given back.
+ */
+static void krt_test_own_unregister_inflight(struct kunit *test)
+{
+	static struct kretprobe rp;
+	static struct krt_blocker b[3];
+	DECLARE_COMPLETION_ONSTACK(open);
+	struct task_struct *t;
+	unsigned int since;
+	const void *pool;
+	int i, n;
+
+	complete_all(&open);
+	WRITE_ONCE(krt_open_go, &open);
+	krt_init(&rp, krt_block, krt_block_entry, krt_block_ret, 1);
+	KUNIT_ASSERT_EQ(test, register_kretprobe(&rp), 0);
+	for (n = 0; n < 3; n++) {
+		t = krt_start_blocker(test, &b[n]);
+		if (IS_ERR(t)) {
+			KUNIT_FAIL(test, "blocker did not start: %ld",
+				   PTR_ERR(t));
+			break;
+		}
+	}
+	KUNIT_EXPECT_EQ(test, rp.nmissed, 0);
+	pool = rp.pool;
+	since = kretprobe_pools_released();
+	unregister_kretprobe(&rp);
+	/* Three calls in flight: the pool's instance, two of tasks' storage */
+	KUNIT_EXPECT_FALSE(test, kretprobe_pool_released(pool, since));
+
+	for (i = 0; i < n; i++) {
+		complete(&b[i].go);
+		wait_for_completion(&b[i].done);
+		KUNIT_EXPECT_EQ(test, b[i].result, 5);
+	}
+	KUNIT_EXPECT_EQ(test, atomic_read(&krt_returns), 0);
+	/* The pool's instance comes home through the reaper's irq_work. */
+	for (i = 0; i < 100 && !kretprobe_pool_released(pool, since); i++)
+		msleep(10);
+	KUNIT_EXPECT_TRUE(test, kretprobe_pool_released(pool, since));
+	KUNIT_EXPECT_EQ(test, n, 3);
+	KUNIT_EXPECT_EQ(test, atomic_read(&krt_bad), 0);
+}
+
+static struct krt_trace krt_own_inside, krt_own_at_ret;
+static noinline int krt_own_rec(int n);
+static int (*krt_own_rec_p)(int) = krt_own_rec;
+
+static noinline int krt_own_rec(int n)
+{
+	if (n <= 0) {
+		krt_own_inside.nr = stack_trace_save(krt_own_inside.entries,
+						     KRT_TRACE_DEPTH, 0);
+		return 0;
+	}
+	return READ_ONCE(krt_own_rec_p)(n - 1) + 1;
+}
+
+static noinline int krt_own_caller(int n)
+{
+	return READ_ONCE(krt_own_rec_p)(n) + 3;
+}
+
+static int (*krt_own_caller_p)(int) = krt_own_caller;
+
+static int krt_own_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	/* the innermost call, first to return: the trace of its handler */
+	if (atomic_inc_return(&krt_returns) == 1)
+		krt_own_at_ret.nr = stack_trace_save(krt_own_at_ret.entries,
+						     KRT_TRACE_DEPTH, 0);
+	return 0;
+}
+
+/*
+ * Stack traces through returns whose instances are in the task's
+ * storage: the unwinder finds the real return addresses behind the
+ * trampoline (kretprobe_find_ret_addr()) inside the innermost call and
+ * in its return handler.
+ */
+static void krt_test_own_stacktrace(struct kunit *test)
+{
+	static struct kretprobe rp;
+
+	krt_init(&rp, krt_own_rec, NULL, krt_own_ret, 1);
+	rp.data_size = 0;
+	krt_own_inside.nr = 0;
+	krt_own_at_ret.nr = 0;
+	KUNIT_ASSERT_EQ(test, register_kretprobe(&rp), 0);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(krt_own_caller_p)(2), 5);
+	unregister_kretprobe(&rp);
+
+	KUNIT_EXPECT_EQ(test, rp.nmissed, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&krt_returns), 3);
+	krt_trace_expect(test, "inside", &krt_own_inside, krt_own_rec,
+			 "krt_own_rec");
+	krt_trace_expect(test, "inside", &krt_own_inside, krt_own_caller,
+			 "krt_own_caller");
+	krt_trace_expect(test, "return handler", &krt_own_at_ret,
+			 krt_own_rec, "krt_own_rec");
+	krt_trace_expect(test, "return handler", &krt_own_at_ret,
+			 krt_own_caller, "krt_own_caller");
+}
+
+static DECLARE_COMPLETION(krt_own_exit_done);
+static noinline int krt_own_exit(int n);
+static int (*krt_own_exit_p)(int) = krt_own_exit;
+
+static noinline int krt_own_exit(int n)
+{
+	if (n <= 0)
+		kthread_complete_and_exit(&krt_own_exit_done, 0);
+	return READ_ONCE(krt_own_exit_p)(n - 1) + 1;
+}
+
+static int krt_own_exit_fn(void *arg)
+{
+	return READ_ONCE(krt_own_exit_p)(3);
+}
+
+/*
+ * A task that exits with returns pending, their instances in its
+ * storage: kprobe_flush_task() gives them back when the task is freed,
+ * and the pool is released after unregistration.
+ */
+static void krt_test_own_exit(struct kunit *test)
+{
+	static struct kretprobe rp;
+	struct task_struct *t;
+	unsigned int since;
+	const void *pool;
+	int tries;
+
+	reinit_completion(&krt_own_exit_done);
+	krt_init(&rp, krt_own_exit, NULL, krt_sched_ret, 1);
+	rp.data_size = 0;
+	KUNIT_ASSERT_EQ(test, register_kretprobe(&rp), 0);
+	t = kthread_create(krt_own_exit_fn, NULL, "krt_own_exit");
+	if (IS_ERR(t)) {
+		unregister_kretprobe(&rp);
+		KUNIT_FAIL(test, "no thread: %ld", PTR_ERR(t));
+		return;
+	}
+	get_task_struct(t);
+	wake_up_process(t);
+	wait_for_completion(&krt_own_exit_done);
+	/* Reaped, then kprobe_flush_task() from an RCU callback. */
+	for (tries = 0; tries < 100; tries++) {
+		if (READ_ONCE(t->exit_state) == EXIT_DEAD)
+			break;
+		msleep(20);
+	}
+	put_task_struct(t);
+	msleep(20);
+	rcu_barrier();
+	KUNIT_EXPECT_EQ(test, rp.nmissed, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&krt_returns), 0);
+	pool = rp.pool;
+	since = kretprobe_pools_released();
+	unregister_kretprobe(&rp);
+	for (tries = 0; tries < 100 && !kretprobe_pool_released(pool, since);
+	     tries++) {
+		msleep(10);
+		rcu_barrier();
+	}
+	KUNIT_EXPECT_TRUE(test, kretprobe_pool_released(pool, since));
+}
+
 static struct kunit_case krt_cases[] = {
 	KUNIT_CASE(krt_test_pair),
 	KUNIT_CASE(krt_test_bad_input),
@@ -1052,6 +1321,11 @@ static struct kunit_case krt_cases[] = {
 	KUNIT_CASE(krt_test_hot_all_cpus),
 	KUNIT_CASE(krt_test_tail_call),
 	KUNIT_CASE(krt_test_find_instance),
+	KUNIT_CASE(krt_test_own_nested),
+	KUNIT_CASE_SLOW(krt_test_own_sleepers),
+	KUNIT_CASE(krt_test_own_unregister_inflight),
+	KUNIT_CASE(krt_test_own_stacktrace),
+	KUNIT_CASE(krt_test_own_exit),
 	{}
 };
 

@@ -7,7 +7,8 @@
  * the function returns, the trampoline builds a pt_regs as at the return,
  * runs the probe's handler and goes on to the original return address.
  * Each watched call is described by a kretprobe_instance taken from a
- * pool the probe preallocates at registration; pending instances hang on
+ * pool the probe preallocates at registration, or, when all of those are
+ * in use, from storage of the calling task; pending instances hang on
  * their task's kretprobe_instances list, newest first.
  *
  * The public names below are interface used by kernel/trace/trace_kprobe.c,
@@ -25,6 +26,7 @@
 
 struct kretprobe_instance;
 struct kretprobe_pool;
+struct kretprobe_store;
 struct task_struct;
 struct pt_regs;
 
@@ -45,8 +47,12 @@ typedef int (*kretprobe_handler_t)(struct kretprobe_instance *,
  * @kp: the probe on the function's entry
  * @handler: called when the probed function returns
  * @entry_handler: called at entry; non-zero means "do not watch this return"
- * @maxactive: instances preallocated (<= 0: a default)
- * @nmissed: returns not watched because no instance was free
+ * @maxactive: instances preallocated (<= 0: a default, written back at
+ *	registration); more calls at once take instances from the calling
+ *	task's storage
+ * @nmissed: returns not watched because no instance was free in the pool
+ *	and the calling task's storage had no room (a call while another
+ *	kprobe runs on its CPU counts in @kp.nmissed)
  * @data_size: bytes of private data in each instance
  * @pool: private to the implementation
  * @rh: instead of @pool with CONFIG_KRETPROBE_ON_RETHOOK: the rethook
@@ -74,6 +80,8 @@ struct kretprobe {
  * @fp: where the return was hijacked: on x86 the stack slot of the return
  *	address, on arm64 the caller's frame pointer at the entry
  * @task: the task that made the call
+ * @store: the chunk of the task's storage the instance was carved from,
+ *	or NULL for an instance of the pool
  * @node: instead of the fields above with CONFIG_KRETPROBE_ON_RETHOOK:
  *	the instance as a rethook shadow-stack entry
  * @data: @data_size bytes of private data
@@ -87,6 +95,7 @@ struct kretprobe_instance {
 	kprobe_opcode_t *ret_addr;
 	void *fp;
 	struct task_struct *task;
+	struct kretprobe_store *store;
 #endif
 	char data[];
 };
