@@ -98,12 +98,12 @@ typedef void (*kprobe_post_handler_t)(struct kprobe *p, struct pt_regs *regs,
  * @regs: the registers at the fault
  * @trapnr: the arch trap number
  *
- * Called when a fault (page fault, general protection, other traps) hits
- * inside the pre_handler, the post_handler, or the out-of-line copy of the
- * probed instruction.  Return
- * 1 when the handler has dealt with the fault (and fixed regs); 0 lets the
- * kernel handle it as usual (for a fault in the copied instruction, at the
- * probed instruction's own address).
+ * Called when a fault (x86: page fault, general protection, the other
+ * traps; arm64: page faults) hits inside the pre_handler, the
+ * post_handler, or the out-of-line copy of the probed instruction.
+ * Return 1 when the handler has dealt with the fault (and fixed regs); 0
+ * lets the kernel handle it as usual (x86: for a fault in the copied
+ * instruction, at the probed instruction's own address).
  */
 typedef int (*kprobe_fault_handler_t)(struct kprobe *p, struct pt_regs *regs,
 				      int trapnr);
@@ -111,79 +111,63 @@ typedef int (*kprobe_fault_handler_t)(struct kprobe *p, struct pt_regs *regs,
 /**
  * DOC: Handler context
  *
- * Every handler (a kprobe's pre_handler, post_handler and fault_handler,
- * a kretprobe's entry_handler and handler, a jprobe's entry) runs in one
- * context, whichever way the hit came: the breakpoint trap, with the
- * instruction stepped out of line, emulated or boosted; the post copy
- * (x86: the post_handler called from the slot, no second trap); an
- * optimized probe's detour; the ftrace callback of a probe on ftrace;
- * the kretprobe trampoline; a jprobe's entry.  The breakpoint trap sets
- * the standard, and every other path gives its handlers what an
- * exception entry gives them, in code that says so next to it.  A
- * handler may rely on:
+ * A handler here is a kprobe's pre_handler, post_handler or
+ * fault_handler, or a kretprobe's entry_handler or handler.  On x86 and
+ * arm64 it runs in one context whichever path the hit took: the
+ * breakpoint trap (the instruction emulated, boosted or stepped out of
+ * line), the post copy, an optimized probe's detour, the ftrace callback
+ * of a probe on ftrace, the kretprobe trampoline.  Two things are not
+ * part of that context:
  *
- * - Atomic context: interrupts disabled, so the handler cannot be
- *   preempted (!preemptible()), and must not sleep.  How that is done
- *   differs by path and is not part of the promise: in_nmi() is true in
- *   a handler of the x86 breakpoint trap and false on the detours, and
- *   preempt_count() may be 0 there.  A handler may run in NMI context (a
- *   probe in an NMI handler).
- * - RCU watching (rcu_is_watching()), so RCU readers in a handler are
- *   safe, and unregistration's grace period waits for every handler in
- *   flight.  A hit where RCU does not watch (idle code between
- *   ct_idle_enter() and ct_idle_exit()) enters RCU as an NMI does, for the
- *   time of its handlers; only the ftrace path skips such a hit instead
- *   (an ftrace callback may not enter RCU), running no handler.
+ * - in_nmi(), in_hardirq(), in_atomic() and preempt_count() differ from
+ *   path to path: on x86 the breakpoint trap runs its handlers in NMI
+ *   context and the other paths do not, and preempt_count() may be 0 in
+ *   a handler.  Test irqs_disabled() or preemptible() instead.
+ * - A jprobe's entry is not a handler in this sense: it is an ordinary
+ *   function with the probed function's prototype, run in the probed
+ *   function's place with its arguments, stack and interrupt state; it
+ *   has no pt_regs, kprobe_running() is NULL there, and only preemption
+ *   is disabled.  The other handlers of its site get the context below.
+ *
+ * A handler may rely on:
+ *
+ * - Interrupts disabled, so the handler is not preemptible; it must not
+ *   sleep.
+ * - RCU watching (rcu_is_watching()): RCU readers in a handler are safe,
+ *   and the grace period of an unregistration waits for every handler in
+ *   flight.  Where the probed code runs without RCU watching (between
+ *   ct_idle_enter() and ct_idle_exit()) the hit makes RCU watch for its
+ *   handlers, as an NMI entry does; only the ftrace path runs no handler
+ *   for such a hit instead.
  * - kprobe_running() is the probe whose handler runs (a kretprobe's own
- *   kp in its handlers) and its status (kprobe_ctlblk) says where the hit
- *   stands: KPROBE_HIT_ACTIVE in a pre_handler, entry_handler or return
- *   handler, KPROBE_HIT_SSDONE in a post_handler, and in a fault_handler
- *   the status of the handler or step that faulted.  A probe hit during a
- *   handler calls none of its own handlers: it counts in nmissed.
- * - No user access: user memory is reachable only through the nofault
- *   accessors, and they fail (-EFAULT) there.  x86: EFLAGS.AC clear, so
- *   SMAP stays armed.  arm64: PSTATE.PAN set, and user access disabled
- *   (TTBR0 switched away on CPUs without PAN) even when the probed code
- *   was inside a user access window.
+ *   kp in its handlers), and the status in kprobe_ctlblk says where the
+ *   hit stands: KPROBE_HIT_ACTIVE in a pre_handler, entry_handler or
+ *   return handler, KPROBE_HIT_SSDONE in a post_handler.  A probe hit
+ *   while a handler runs calls none of its own handlers: it counts in
+ *   its nmissed.
+ * - No plain user access: x86 has EFLAGS.AC clear (SMAP armed), arm64
+ *   PSTATE.PAN set (TTBR0 switched away on CPUs without PAN), even when
+ *   the probed code was inside a user access window.  The nofault
+ *   accessors work, and fail with -EFAULT rather than sleep for a page
+ *   that is not there.
  * - x86: EFLAGS.DF clear, so string instructions, memcpy() and memset()
- *   work forwards even when the probed code runs with DF set.
- * - arm64: PSTATE.DAIF all masked, as a debug exception leaves them;
- *   with pseudo-NMIs (irqchip.gicv3_pseudo_nmi=1) the PMR as an exception
- *   entry leaves it (a fault_handler called for a fault of the stepped
- *   instruction sees the step's mask, GIC_PRIO_IRQOFF: masked too);
- *   PSTATE.BTYPE clear.  The live PSTATE.TCO and SSBS stay as the probed
- *   code had them on the paths that take no exception, where an
- *   exception entry would set them from SCTLR_EL1; pt_regs shows the
- *   probed code's on every path.
- * - Faults: a fault in a handler (or in the probed instruction's copy)
- *   goes to the running probe's fault_handler, then to the exception
- *   tables, so the nofault accessors are safe; a fault of an exception
- *   nested in the handler (an NMI, a watchpoint) is never given to it.
- * - pt_regs (but a fault_handler's, which are those of the fault, as
- *   the fault's own exception entry saved them) as the breakpoint trap
- *   fills them: the probed code's
- *   registers and flags as they stood (x86: its EFLAGS with its own IF,
- *   DF and AC; arm64: its PSTATE with DAIF, PAN, SSBS, DIT and TCO), and
- *   every field an exception entry writes (x86: cs, ss (__KERNEL_DS, or
- *   the null selector a 64-bit interrupt gate may leave), sp, orig_ax -1;
- *   arm64: sp and pmr_save, and on every path orig_x0 = x0 and syscallno
- *   = NO_SYSCALL, which an EL1 exception entry leaves unwritten).  The
+ *   work forwards even when the probed code runs with DF set.  arm64:
+ *   PSTATE.DAIF all masked.
+ * - pt_regs: the probed code's registers and flags, laid out as the
+ *   exception entry of the breakpoint lays them: as they stand at the
+ *   probed instruction in a pre_handler or entry_handler, after it in a
+ *   post_handler, at the return in a kretprobe's handler.  The
  *   instruction pointer is the probed address in a pre_handler (x86: the
- *   address + 1, as after its int3), the next instruction in a
- *   post_handler, the return address in a kretprobe's handler.  Changes
- *   a handler makes to pt_regs take effect as documented for its handler
- *   type.
+ *   address + 1, as after its int3), where the probed instruction
+ *   continues in a post_handler, and the real return address in a
+ *   kretprobe's handler.  A fault_handler gets the pt_regs of the fault.
  *
- * A jprobe's entry is the one exception, by design: it is an ordinary
- * function with the probed function's prototype, entered in the probed
- * function's place, with its arguments, stack and interrupt state; it
- * has no pt_regs and kprobe_running() is NULL there, and only preemption
- * is disabled.  The pre_handler of its site and the post_handler that
- * follows jprobe_return() run in the context above.
+ * What differs from path to path, the fault_handler's case included, is
+ * in the tables of Documentation/trace/kprobes.rst.
  *
- * This is the x86 and arm64 code's promise.  The architectures of the
- * compat layer (CONFIG_KPROBES_COMPAT) run their own trap, ftrace and
- * optprobes code, which gives their handlers what it always gave them.
+ * The architectures of the compat layer (CONFIG_KPROBES_COMPAT) run
+ * their own trap, ftrace and optprobes code, which gives their handlers
+ * the context that code gives.
  */
 
 /**
