@@ -770,7 +770,7 @@ unsigned long kprobe_percpu_sum(unsigned long __percpu *counter);
  * @status: KPROBE_HIT_*
  *
  * The control block of the architectures of KPROBES_COMPAT is theirs,
- * with the field under its historical name.  Ours is written as a
+ * with the field under the name their code uses.  Ours is written as a
  * per-CPU field (one %gs-relative store on x86, not an address
  * computation and a store: every hit path passes here).
  */
