@@ -90,10 +90,11 @@ static void kretprobe_note_released(const void *pool)
 	unsigned int i = seq % KRETPROBE_RELEASED_LAST;
 
 	WRITE_ONCE(kretprobe_released[i].seq, 0);
+	/* No reader pairs an old number with the new pool ... */
 	smp_wmb();
 	WRITE_ONCE(kretprobe_released[i].pool, pool);
-	smp_wmb();
-	WRITE_ONCE(kretprobe_released[i].seq, seq);
+	/* ... and one that sees the new number sees the new pool. */
+	smp_store_release(&kretprobe_released[i].seq, seq);
 }
 
 /**
@@ -124,8 +125,8 @@ bool kretprobe_pool_released(const void *pool, unsigned int since)
 	int i;
 
 	for (i = 0; i < KRETPROBE_RELEASED_LAST; i++) {
-		seq = READ_ONCE(kretprobe_released[i].seq);
-		smp_rmb();
+		/* Pairs with the release in kretprobe_note_released(). */
+		seq = smp_load_acquire(&kretprobe_released[i].seq);
 		if (seq && (int)(seq - since) > 0 &&
 		    READ_ONCE(kretprobe_released[i].pool) == pool)
 			return true;
@@ -361,7 +362,8 @@ kretprobe_take_own(struct kretprobe *rp)
 
 	if (size > KRETPROBE_STORE_PAYLOAD)
 		return NULL;
-	st = cur = kretprobe_store_current();
+	cur = kretprobe_store_current();
+	st = cur;
 	if (!st || st->used + size > KRETPROBE_STORE_PAYLOAD) {
 		if (cur && cur->depth >= KRETPROBE_TASK_STORES)
 			return NULL;

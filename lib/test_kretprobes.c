@@ -1174,7 +1174,7 @@ static void krt_test_own_unregister_inflight(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&krt_returns), 0);
 	/* The pool's instance comes home through the reaper's irq_work. */
 	for (i = 0; i < 100 && !kretprobe_pool_released(pool, since); i++)
-		msleep(10);
+		msleep(20);
 	KUNIT_EXPECT_TRUE(test, kretprobe_pool_released(pool, since));
 	KUNIT_EXPECT_EQ(test, n, 3);
 	KUNIT_EXPECT_EQ(test, atomic_read(&krt_bad), 0);
@@ -1298,7 +1298,7 @@ static void krt_test_own_exit(struct kunit *test)
 	unregister_kretprobe(&rp);
 	for (tries = 0; tries < 100 && !kretprobe_pool_released(pool, since);
 	     tries++) {
-		msleep(10);
+		msleep(20);
 		rcu_barrier();
 	}
 	KUNIT_EXPECT_TRUE(test, kretprobe_pool_released(pool, since));
