@@ -114,7 +114,10 @@ typedef int (*kprobe_fault_handler_t)(struct kprobe *p, struct pt_regs *regs,
  *   differs by path and is not part of the promise: in_nmi() is true in
  *   a handler of the x86 breakpoint trap and false on the detours, and
  *   preempt_count() may be 0 there.  A handler may run in NMI context (a
- *   probe in an NMI handler).
+ *   probe in an NMI handler).  x86: the paths that take no exception
+ *   mask interrupts with cli natively, with the paravirt irq ops (the
+ *   event channel mask, which irqs_disabled() reads) in a Xen PV guest,
+ *   where cli does not mask them; the promise holds there too.
  * - RCU watching (rcu_is_watching()), so RCU readers in a handler are
  *   safe, and unregistration's grace period waits for every handler in
  *   flight.  A hit where RCU does not watch (idle code between
