@@ -132,7 +132,10 @@ typedef int (*kprobe_fault_handler_t)(struct kprobe *p, struct pt_regs *regs,
  * A handler may rely on:
  *
  * - Interrupts disabled, so the handler is not preemptible; it must not
- *   sleep.
+ *   sleep.  x86: the paths that take no exception mask interrupts with
+ *   cli natively and with the paravirt irq ops (the event channel mask,
+ *   which irqs_disabled() reads) in a Xen PV guest, where cli does not
+ *   mask them: this holds there too.
  * - RCU watching (rcu_is_watching()): RCU readers in a handler are safe,
  *   and the grace period of an unregistration waits for every handler in
  *   flight.  Where the probed code runs without RCU watching (between

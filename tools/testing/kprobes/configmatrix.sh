@@ -38,6 +38,16 @@
 #                 (CFI_CLANG), built with clang-16 and lld (Debian 12's
 #                 default clang, 14, has no kCFI): kpx_cfi_check, which a
 #                 gcc build skips, runs here.  Ours only (the test is ours).
+#   fp            x86_64: the workbench config with the frame pointer
+#                 unwinder (UNWINDER_FRAME_POINTER) instead of ORC: stack
+#                 traces from handlers walk the trampolines' encoded frame
+#                 pointers (kprobes_x86_tramp).  i386 always has this
+#                 unwinder (i386-kunit.sh).  Ours only (the test is ours).
+#   xenpv         x86_64: the workbench config with Xen PV guest support
+#                 (PARAVIRT_XXL, the trampolines' Xen PV alternatives);
+#                 it boots natively here (no Xen under QEMU), so it shows
+#                 that the paravirt build links and runs, not Xen PV
+#                 itself.  Ours only.
 #
 # make check runs them all with KP_MATRIX_QUICK=1 (their compile
 # warnings fail it); make matrix (matrix.sh) builds and boots them.
@@ -69,7 +79,7 @@ elif [ -n "${KP_MATRIX:-}" ]; then
 	read -r -a variants <<< "$KP_MATRIX"
 elif [ "$arch" = x86_64 ]; then
 	variants=(kunit noftrace noopt nokretprobes nojprobes)
-	[ "$fl" = ours ] && variants+=(cfi)
+	[ "$fl" = ours ] && variants+=(cfi fp xenpv)
 else
 	variants=(kunit noopt nokretprobes nojprobes)
 fi
@@ -102,6 +112,12 @@ variant_config() {
 			add=('# CONFIG_JPROBES is not set') ;;
 	cfi)		drop=(CFI_CLANG)
 			add=('CONFIG_CFI_CLANG=y') ;;
+	fp)		drop=(UNWINDER_ORC UNWINDER_FRAME_POINTER)
+			add=('# CONFIG_UNWINDER_ORC is not set'
+			     'CONFIG_UNWINDER_FRAME_POINTER=y') ;;
+	xenpv)		drop=(HYPERVISOR_GUEST PARAVIRT XEN XEN_PV)
+			add=('CONFIG_HYPERVISOR_GUEST=y' 'CONFIG_PARAVIRT=y'
+			     'CONFIG_XEN=y' 'CONFIG_XEN_PV=y') ;;
 	*)		return 1 ;;
 	esac
 	local re

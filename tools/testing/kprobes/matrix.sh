@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # matrix.sh (make matrix): the configurations besides the workbench's
 # (configmatrix.sh: kunit, noftrace, noopt, nokretprobes, nojprobes,
-# cfi), each built in full and booted with the KUnit suites kprobes*,
+# cfi, fp, xenpv), each built in full and booted with the KUnit suites kprobes*,
 # for FLAVOUR and each architecture of ARCHES.  make check compiles the
 # same variants only (KP_MATRIX_QUICK=1); this is the part that takes a
 # kernel build per variant (10 to 20 minutes each when ccache has not

@@ -5,7 +5,7 @@
  * that includes it: the register save and restore of its trampoline, as
  * strings for its top-level asm.  Our own trampolines use
  * trampoline_regs.S.  Also kprobe_rcu_watching(), for core.c and
- * ftrace.c.
+ * ftrace.c, and the Xen PV interrupt masking of our trampolines.
  *
  * The contract, from rethook.c's trampoline: SAVE_REGS_STRING is entered
  * with the stack pointer at the flags word of a struct pt_regs being
@@ -24,6 +24,7 @@
 #include <linux/stddef.h>
 #include <linux/stringify.h>
 #include <asm/frame.h>
+#include <asm/ibt.h>
 #include <asm/ptrace.h>
 
 /*
@@ -152,5 +153,14 @@ static __always_inline bool kprobe_rcu_watching(void)
 	return rcu_is_watching();
 #endif
 }
+
+#ifdef CONFIG_X86_64
+/*
+ * What the trampolines of a Xen PV kernel call in place of cli and before
+ * their popf (KPROBE_IRQS_OFF, KPROBE_IRQS_RESTORE in trampoline_regs.S).
+ */
+__visible __noendbr void kprobe_xenpv_irqs_off(struct pt_regs *regs);
+__visible __noendbr void kprobe_xenpv_irqs_restore(struct pt_regs *regs);
+#endif
 
 #endif /* _X86_KERNEL_KPROBES_COMMON_H */

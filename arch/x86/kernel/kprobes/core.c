@@ -1087,6 +1087,50 @@ kprobe_x86_step_callback(struct pt_regs *regs)
 
 NOKPROBE_SYMBOL(kprobe_x86_step_callback);
 
+#ifdef CONFIG_X86_64
+/**
+ * kprobe_xenpv_irqs_off() - mask interrupts for a trampoline, on Xen PV
+ * @regs: the trampoline's pt_regs, the flags as its pushfq saved them
+ *
+ * A Xen PV kernel runs unprivileged: cli and popf there leave the mask
+ * of the event channel upcalls (its interrupts) as it is, and pushfq
+ * shows IF always set.  The kprobes trampolines (KPROBE_IRQS_OFF in
+ * trampoline_regs.S) call this instead of cli: it puts the interrupt
+ * state of the probed code into regs->flags, as an exception frame shows
+ * it, and masks interrupts with the paravirt irq ops.  Then no event
+ * can preempt or migrate the task while a handler runs or a probe is
+ * running on this CPU, and the handlers' calls are an RCU-sched
+ * read-side section, as natively after cli.
+ */
+__visible __noendbr notrace void kprobe_xenpv_irqs_off(struct pt_regs *regs)
+{
+	unsigned long flags;
+
+	raw_local_irq_save(flags);
+	regs->flags = (regs->flags & ~X86_EFLAGS_IF) | (flags & X86_EFLAGS_IF);
+}
+
+NOKPROBE_SYMBOL(kprobe_xenpv_irqs_off);
+
+/**
+ * kprobe_xenpv_irqs_restore() - unmask interrupts after a trampoline, on Xen PV
+ * @regs: the trampoline's pt_regs, whose flags its popfq will restore
+ *
+ * Called by the trampolines of a Xen PV kernel before that popfq, which
+ * cannot change the interrupt mask there (KPROBE_IRQS_RESTORE): unmasks
+ * interrupts when regs->flags has IF (the probed code's, as
+ * kprobe_xenpv_irqs_off() put it there, or the one the post copy's
+ * callback gives back).
+ */
+__visible __noendbr notrace void kprobe_xenpv_irqs_restore(struct pt_regs *regs)
+{
+	if (regs->flags & X86_EFLAGS_IF)
+		raw_local_irq_enable();
+}
+
+NOKPROBE_SYMBOL(kprobe_xenpv_irqs_restore);
+#endif
+
 /* The int3 after a stepped copy: resume after the original instruction. */
 static void step_done(struct kprobe *p, struct pt_regs *regs,
 		      struct kprobe_ctlblk *kcb)

@@ -10,9 +10,10 @@
  * return address into the slot and returns there.
  *
  * The handler gets the context of every other handler (the int3 path's):
- * the flags are saved into pt_regs first, then interrupts, DF and AC are
- * cleared (cli, cld, ASM_CLAC, as in KPROBE_CALLED_TRAMPOLINE of
- * trampoline_regs.S), and popf gives the returning code its flags back
+ * the flags are saved into pt_regs first, then DF, AC and interrupts are
+ * cleared (cld, ASM_CLAC, and cli or on Xen PV its paravirt masking, as
+ * in KPROBE_CALLED_TRAMPOLINE of trampoline_regs.S), and popf (with the
+ * Xen PV unmasking) gives the returning code its flags back
  * from pt_regs (where a handler has the last word).  The ABI already has
  * DF clear at a return; IF is whatever the function returns with (e.g.
  * local_irq_save() wrappers return with it clear) and AC clear but in a
@@ -45,11 +46,18 @@ SYM_CODE_START(kretprobe_trampoline)
 	/* Past pt_regs' ss and sp: pushfq stores straight into its flags. */
 	leaq	-16(%rsp), %rsp
 	pushfq
-	cli
 	cld
 	ASM_CLAC
 	subq	$EFLAGS, %rsp
 	KPROBE_SAVE_GPRS
+	KPROBE_IRQS_OFF
+	/*
+	 * The frame pointer unwinder goes through the pt_regs: their ip is
+	 * the real return address (the C half puts it there before it runs
+	 * the handler), and their bp the caller's frame.
+	 */
+	movq	$kretprobe_trampoline, RIP(%rsp)
+	ENCODE_FRAME_POINTER
 
 	movq	%rsp, %rdi
 	/*
@@ -60,10 +68,20 @@ SYM_CODE_START(kretprobe_trampoline)
 	call	kretprobe_x86_return
 
 	/* A handler may have changed the return value: take pt_regs' word. */
+	KPROBE_IRQS_RESTORE
 	KPROBE_RESTORE_GPRS
+	/*
+	 * The popfq may let an interrupt in: for the frame pointer unwinder
+	 * it finds the frame pointer at a frame record made of pt_regs' ss
+	 * word (the caller's %rbp, put there) and the slot above it (the
+	 * real return address), and sees the caller.
+	 */
+	movq	%rbp, SS(%rsp)
+	leaq	SS(%rsp), %rbp
 	/* The flags (and IF) from pt_regs; then past its ss and sp. */
 	addq	$EFLAGS, %rsp
 	popfq
+	movq	8(%rsp), %rbp
 	leaq	16(%rsp), %rsp
 	RET
 SYM_CODE_END(kretprobe_trampoline)
@@ -80,7 +98,8 @@ SYM_CODE_START(kretprobe_trampoline)
 	pushl	$kretprobe_trampoline
 	pushl	%ebp
 
-	subl	$PTREGS_SIZE, %esp
+	/* leal: the flags stay the returning code's until pushfl. */
+	leal	-PTREGS_SIZE(%esp), %esp
 	KPROBE_SAVE_GPRS
 	leal	PTREGS_SIZE(%esp), %ebp
 	pushfl
@@ -100,7 +119,8 @@ SYM_CODE_START(kretprobe_trampoline)
 	pushl	PT_EFLAGS(%esp)
 	popfl
 	KPROBE_RESTORE_GPRS
-	addl	$PTREGS_SIZE+4, %esp
+	/* Not addl: the flags are pt_regs' now. */
+	leal	PTREGS_SIZE+4(%esp), %esp
 	RET
 SYM_CODE_END(kretprobe_trampoline)
 #endif

@@ -17,11 +17,17 @@
 #include <linux/vmalloc.h>
 #include <linux/rcupdate.h>
 #include <linux/preempt.h>
+#include <linux/context_tracking.h>
 #include <kunit/test.h>
 #include <linux/irqflags.h>
 #include <asm/processor-flags.h>
 #include <asm/segment.h>
 #include <asm/text-patching.h>
+#include <asm/asm.h>
+#include <asm/ibt.h>
+#include <linux/linkage.h>
+#include <asm/smap.h>
+#include <linux/cpufeature.h>
 
 #include "test-kprobes-x86.h"
 
@@ -267,7 +273,7 @@ static void kpc_int3_step(struct kunit *test)
 	struct kprobe *kp = kpc_probe(test, "kpx_exload_insn", true);
 	unsigned long traps = kprobe_step_traps();
 
-	kpc.post_ip = (unsigned long)kp->addr + 3;
+	kpc.post_ip = (unsigned long)kp->addr + kpx_ai(kp)->len;
 	KUNIT_EXPECT_EQ(test, kpc_call(KPC_EXLOAD, 17), 17L);
 	KUNIT_EXPECT_EQ(test, kprobe_step_traps() - traps, 1UL);
 	unregister_kprobe(kp);
@@ -570,6 +576,420 @@ static void kpc_fault_ftrace(struct kunit *test)
 #endif
 }
 
+/* ---------------------------------------------------------------------
+ * The flags and RCU items where they can fail
+ *
+ * The cases above run probed code with DF and AC clear and RCU watching:
+ * a path that merely passed those through would pass them.  Here the
+ * probed code runs with DF set (std), with AC set (stac: inside a user
+ * access region) and where RCU does not watch (between ct_idle_enter()
+ * and ct_idle_exit()), and the handlers must still see DF and AC clear
+ * and RCU watching, while their pt_regs show the probed code's flags.
+ *
+ * DF and AC are set around the probed instruction on the paths that
+ * probe an instruction inside a function: int3 stepped, emulated,
+ * boosted, post copy, optimized detour.  A kretprobe's return is probed
+ * with DF set too (the kretprobe trampoline clears it, whatever the
+ * ABI says of a return).  At a function's entry (ftrace, a kretprobe's
+ * entry, a jprobe) and its return, DF set is an ABI violation of the
+ * probed code's caller, and AC set one that objtool rejects: those
+ * paths are not probed with them.  Where RCU does not watch every path
+ * is probed but the jprobe's (its entry is an ordinary function of the
+ * probed context); the ftrace path skips such a hit and runs no handler.
+ */
+asmlinkage long kpcx_df_step(const unsigned long *src);
+asmlinkage long kpcx_df_emul(void);
+asmlinkage long kpcx_df_boost(long x);
+asmlinkage long kpcx_df_opt(long x);
+asmlinkage long kpcx_df_ret_caller(void);
+asmlinkage long kpcx_ac_step(const unsigned long *src);
+asmlinkage long kpcx_ac_emul(void);
+asmlinkage long kpcx_ac_boost(long x);
+asmlinkage long kpcx_ac_opt(long x);
+
+#define KPC_FUNC(name)						\
+	ASM_FUNC_ALIGN "\n"					\
+	"	.globl " #name "\n"					\
+	"	.type " #name ", @function\n"				\
+	#name ":\n"						\
+	ASM_ENDBR
+#define KPC_END(name)	"	.size " #name ", . - " #name "\n"
+#define KPC_LABEL(name)	"	.globl " #name "\n" #name ":\n"
+
+/*
+ * The argument: in a register on x86_64, on the stack on i386 (loaded
+ * into %ecx first, which leaves the stack pointer as it was).
+ */
+#ifdef CONFIG_X86_64
+#define KPC_LOAD_ARG	""
+#define KPC_ARG		"%rdi"
+#define KPC_ARG32	"%edi"
+#else
+#define KPC_LOAD_ARG	"	movl 4(%esp), %ecx\n"
+#define KPC_ARG		"%ecx"
+#define KPC_ARG32	"%ecx"
+#endif
+
+/*
+ * kpcx_F_step(src): *src, read by an instruction with an exception
+ * table entry (stepped); kpcx_F_emul(): 3, after a jmp (emulated);
+ * kpcx_F_boost(x): x + 1 when x is nonzero, by a boostable instruction
+ * that a jump target right behind it keeps from being optimized;
+ * kpcx_F_opt(x): x + 7, an optimizable region.  Each with the flag F
+ * set (\set) at the probed instruction.
+ */
+#define KPC_FLAG_FUNCS(f, set, clr)					\
+KPC_FUNC(kpcx_##f##_step)						\
+	KPC_LOAD_ARG							\
+	set								\
+KPC_LABEL(kpcx_##f##_step_insn)						\
+"1:	mov (" KPC_ARG "), %" _ASM_AX "\n"				\
+"2:\n"									\
+	clr								\
+	ASM_RET								\
+	_ASM_EXTABLE(1b, 2b)						\
+KPC_END(kpcx_##f##_step)						\
+KPC_FUNC(kpcx_##f##_emul)						\
+	set								\
+KPC_LABEL(kpcx_##f##_emul_insn)						\
+"	jmp 3f\n"							\
+KPC_LABEL(kpcx_##f##_emul_target)					\
+"3:	movl $3, %eax\n"						\
+	clr								\
+	ASM_RET								\
+KPC_END(kpcx_##f##_emul)						\
+KPC_FUNC(kpcx_##f##_boost)						\
+	KPC_LOAD_ARG							\
+	set								\
+"	xorl %eax, %eax\n"						\
+"	test " KPC_ARG ", " KPC_ARG "\n"				\
+"	jz 4f\n"							\
+KPC_LABEL(kpcx_##f##_boost_insn)					\
+"	leal 1(" KPC_ARG "), %eax\n"					\
+"4:\n"									\
+	clr								\
+	ASM_RET								\
+KPC_END(kpcx_##f##_boost)						\
+KPC_FUNC(kpcx_##f##_opt)						\
+	KPC_LOAD_ARG							\
+	set								\
+KPC_LABEL(kpcx_##f##_opt_insn)						\
+"	movl $7, %eax\n"						\
+"	addl " KPC_ARG32 ", %eax\n"					\
+	clr								\
+	ASM_RET								\
+KPC_END(kpcx_##f##_opt)
+
+asm("	.pushsection .text, \"ax\"\n"
+KPC_FLAG_FUNCS(df, "	std\n", "	cld\n")
+KPC_FLAG_FUNCS(ac, ASM_STAC, ASM_CLAC)
+/*
+ * long kpcx_df_ret(void): 5, returning with DF set.  DF is set and
+ * cleared through popf, which objtool (rightly rejecting a return with
+ * DF set) does not follow.
+ */
+KPC_FUNC(kpcx_df_ret)
+"	movl $5, %eax\n"
+"	pushf\n"
+"	orl $(1 << " __stringify(X86_EFLAGS_DF_BIT) "), (%" _ASM_SP ")\n"
+"	popf\n"
+	ASM_RET
+KPC_END(kpcx_df_ret)
+/* long kpcx_df_ret_caller(void): kpcx_df_ret(), DF cleared after it */
+KPC_FUNC(kpcx_df_ret_caller)
+"	push %" _ASM_BP "\n"
+"	mov %" _ASM_SP ", %" _ASM_BP "\n"
+"	call kpcx_df_ret\n"
+"	pushf\n"
+"	andl $~(1 << " __stringify(X86_EFLAGS_DF_BIT) "), (%" _ASM_SP ")\n"
+"	popf\n"
+"	pop %" _ASM_BP "\n"
+	ASM_RET
+KPC_END(kpcx_df_ret_caller)
+"	.popsection\n");
+
+/* The items a case does not check, and the flags pt_regs showed. */
+static struct {
+	unsigned long exempt;
+	unsigned long regs_flags;
+} kpc_set;
+
+static int kpc_set_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	kpc_set.regs_flags |= regs->flags;
+	kpc_check(&kpc.pre, regs, p, KPROBE_HIT_ACTIVE,
+		  (unsigned long)p->addr + INT3_INSN_SIZE, KPC_SP_ENTRY,
+		  kpc_set.exempt);
+	return 0;
+}
+
+static void kpc_set_post(struct kprobe *p, struct pt_regs *regs,
+			 unsigned long flags)
+{
+	kpc_set.regs_flags |= regs->flags;
+	kpc_check(&kpc.post, regs, p, KPROBE_HIT_SSDONE, kpc.post_ip,
+		  KPC_SP_ENTRY, kpc_set.exempt);
+}
+
+static int __maybe_unused kpc_set_entry(struct kretprobe_instance *ri,
+					struct pt_regs *regs)
+{
+	struct kprobe *p = &kpc.rp->kp;
+
+	kpc_check(&kpc.entry, regs, p, KPROBE_HIT_ACTIVE,
+		  (unsigned long)p->addr + INT3_INSN_SIZE, KPC_SP_ENTRY,
+		  kpc_set.exempt);
+	return 0;
+}
+
+static int __maybe_unused kpc_set_ret(struct kretprobe_instance *ri,
+				      struct pt_regs *regs)
+{
+	kpc_set.regs_flags |= regs->flags;
+	kpc_check(&kpc.ret, regs, &kpc.rp->kp, KPROBE_HIT_ACTIVE, 0,
+		  KPC_SP_RETURNED, kpc_set.exempt);
+	return 0;
+}
+
+/* A probe at @sym with kpc_set's handlers (a post_handler with @post). */
+static struct kprobe *kpc_set_probe(struct kunit *test, const char *sym,
+				    bool post, unsigned long exempt)
+{
+	struct kprobe *kp = kunit_kzalloc(test, sizeof(*kp), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, kp);
+	memset(&kpc, 0, sizeof(kpc));
+	kpc_set.exempt = exempt;
+	kpc_set.regs_flags = 0;
+	kp->symbol_name = sym;
+	kp->pre_handler = kpc_set_pre;
+	if (post)
+		kp->post_handler = kpc_set_post;
+	KUNIT_ASSERT_EQ(test, register_kprobe(kp), 0);
+	return kp;
+}
+
+enum kpc_set_path {
+	KPC_SET_STEP, KPC_SET_EMUL, KPC_SET_BOOST, KPC_SET_POST, KPC_SET_OPT,
+	KPC_SET_NPATHS
+};
+
+static const char * const kpc_set_path_name[KPC_SET_NPATHS] = {
+	"int3 stepped", "int3 emulated", "int3 boosted", "post copy",
+	"optimized",
+};
+
+struct kpc_set_funcs {
+	const char *name;		/* "df" or "ac" */
+	unsigned long bit;		/* X86_EFLAGS_DF or X86_EFLAGS_AC */
+};
+
+/* The call of @f's function for @path, with its expected result. */
+static long kpc_set_call(const struct kpc_set_funcs *f, int path, long *want)
+{
+	bool ac = f->bit == X86_EFLAGS_AC;
+	unsigned long v = 5;
+
+	switch (path) {
+	case KPC_SET_STEP:
+		*want = 5;
+		return ac ? kpcx_ac_step(&v) : kpcx_df_step(&v);
+	case KPC_SET_EMUL:
+		*want = 3;
+		return ac ? kpcx_ac_emul() : kpcx_df_emul();
+	case KPC_SET_BOOST:
+	case KPC_SET_POST:
+		*want = 5;
+		return ac ? kpcx_ac_boost(4) : kpcx_df_boost(4);
+	default:
+		*want = 8;
+		return ac ? kpcx_ac_opt(1) : kpcx_df_opt(1);
+	}
+}
+
+/* The five paths of one flag's functions, each with its handlers checked. */
+static void kpc_set_paths(struct kunit *test, const struct kpc_set_funcs *f)
+{
+	/* Not called from kpc_call(): the return address is elsewhere. */
+	unsigned long exempt = BIT(KPC_SP);
+	char sym[32];
+	int path;
+
+	for (path = 0; path < KPC_SET_NPATHS; path++) {
+		static const char * const suffix[KPC_SET_NPATHS] = {
+			"step_insn", "emul_insn", "boost_insn", "boost_insn",
+			"opt_insn",
+		};
+		bool post = path != KPC_SET_BOOST && path != KPC_SET_OPT;
+		unsigned long hits, traps;
+		struct kprobe *kp;
+		long ret, want;
+
+		snprintf(sym, sizeof(sym), "kpcx_%s_%s", f->name, suffix[path]);
+		kp = kpc_set_probe(test, sym, post, exempt);
+		if (path == KPC_SET_OPT || path == KPC_SET_BOOST) {
+			wait_for_kprobe_optimizer();
+			KUNIT_EXPECT_EQ_MSG(test, kpx_optimized(kp),
+					    path == KPC_SET_OPT &&
+					    IS_ENABLED(CONFIG_OPTPROBES),
+					    "%s: optimized", sym);
+		}
+		if (path == KPC_SET_EMUL) {
+			snprintf(sym, sizeof(sym), "kpcx_%s_emul_target",
+				 f->name);
+			kpc.post_ip = kpx_sym(sym);
+		} else {
+			kpc.post_ip = (unsigned long)kp->addr +
+				      kpx_ai(kp)->len;
+		}
+		hits = kprobe_int3_hits();
+		traps = kprobe_step_traps();
+		ret = kpc_set_call(f, path, &want);
+		KUNIT_EXPECT_EQ_MSG(test, ret, want, "%s", sym);
+		KUNIT_EXPECT_EQ_MSG(test, kprobe_step_traps() - traps,
+				    path == KPC_SET_STEP ? 1UL : 0UL,
+				    "%s: second traps", sym);
+		if (path != KPC_SET_OPT || !IS_ENABLED(CONFIG_OPTPROBES))
+			KUNIT_EXPECT_EQ_MSG(test, kprobe_int3_hits() - hits, 1UL,
+					    "%s: int3 hits", sym);
+		unregister_kprobe(kp);
+		kunit_info(test, "%s flag set: %s path\n", f->name,
+			   kpc_set_path_name[path]);
+		kpc_expect(test, kpc_set_path_name[path], &kpc.pre, 1);
+		if (post)
+			kpc_expect(test, kpc_set_path_name[path], &kpc.post, 1);
+		KUNIT_EXPECT_TRUE_MSG(test, kpc_set.regs_flags & f->bit,
+				      "%s: pt_regs without the probed code's %s",
+				      kpc_set_path_name[path], f->name);
+	}
+}
+
+/* DF set in the probed code: every path's handlers run with it clear. */
+static void kpc_df_set(struct kunit *test)
+{
+	static const struct kpc_set_funcs df = { "df", X86_EFLAGS_DF };
+
+	kpc_set_paths(test, &df);
+#ifdef CONFIG_KRETPROBES
+	{
+		struct kretprobe *rp = kunit_kzalloc(test, sizeof(*rp),
+						     GFP_KERNEL);
+
+		KUNIT_ASSERT_NOT_NULL(test, rp);
+		memset(&kpc, 0, sizeof(kpc));
+		/* Not called from kpc_call(); the entry's DF is clear. */
+		kpc_set.exempt = BIT(KPC_SP) | BIT(KPC_IP);
+		kpc_set.regs_flags = 0;
+		kpc.rp = rp;
+		rp->kp.symbol_name = "kpcx_df_ret";
+		rp->entry_handler = kpc_set_entry;
+		rp->handler = kpc_set_ret;
+		KUNIT_ASSERT_EQ(test, register_kretprobe(rp), 0);
+		KUNIT_EXPECT_EQ(test, kpcx_df_ret_caller(), 5L);
+		unregister_kretprobe(rp);
+		kpc_expect(test, "entry", &kpc.entry, 1);
+		kpc_expect(test, "return", &kpc.ret, 1);
+		KUNIT_EXPECT_TRUE_MSG(test, kpc_set.regs_flags & X86_EFLAGS_DF,
+				      "return: pt_regs without the DF returned with");
+	}
+#endif
+}
+
+/* AC set in the probed code (a user access region): handlers see it clear. */
+static void kpc_ac_set(struct kunit *test)
+{
+	static const struct kpc_set_funcs ac = { "ac", X86_EFLAGS_AC };
+
+	if (!cpu_feature_enabled(X86_FEATURE_SMAP))
+		kunit_skip(test, "no SMAP: stac does not set AC");
+	kpc_set_paths(test, &ac);
+}
+
+/*
+ * Where RCU does not watch: kpc_call() of each path's target between
+ * ct_idle_enter() and ct_idle_exit(), interrupts off (as idle code runs:
+ * the pt_regs flags then lack IF, which the checks above expect).
+ */
+#ifdef CONFIG_CONTEXT_TRACKING_IDLE
+static long kpc_idle_call(int which, long arg)
+{
+	long ret;
+
+	local_irq_disable();
+	ct_idle_enter();
+	ret = kpc_call(which, arg);
+	ct_idle_exit();
+	local_irq_enable();
+	return ret;
+}
+#endif
+
+static void kpc_rcu_idle(struct kunit *test)
+{
+#ifdef CONFIG_CONTEXT_TRACKING_IDLE
+	static const struct {
+		const char *sym, *name;
+		int which;
+		long arg, want;
+		bool post;
+	} t[] = {
+		{ "kpx_exload_insn", "int3 stepped", KPC_EXLOAD, 17, 17, true },
+		{ "kpx_ijmp_insn", "int3 emulated", KPC_IJMP, 0, 41, true },
+		{ "kpx_boost", "int3 boosted", KPC_BOOST, 4, 5, false },
+		{ "kpx_postcopy_insn", "post copy", KPC_POSTCOPY, 1, 101, true },
+		{ "kpx_opt", "optimized", KPC_OPT, 1, 8, false },
+		{ "kpc_ftraced", "ftrace", KPC_FTRACED, 1, 6, true },
+	};
+	unsigned long exempt = BIT(KPC_FLAGS);
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		struct kprobe *kp = kpc_set_probe(test, t[i].sym, t[i].post,
+						  exempt);
+		bool ftraced = kprobe_ftrace(kp);
+
+		if (!t[i].post)
+			wait_for_kprobe_optimizer();
+		if (t[i].which == KPC_IJMP)
+			kpc.post_ip = (unsigned long)kpx_leaf;
+		else if (ftraced)
+			kpc.post_ip = (unsigned long)kp->addr + MCOUNT_INSN_SIZE;
+		else
+			kpc.post_ip = (unsigned long)kp->addr + kpx_ai(kp)->len;
+		KUNIT_EXPECT_EQ_MSG(test, kpc_idle_call(t[i].which, t[i].arg),
+				    t[i].want, "%s", t[i].name);
+		unregister_kprobe(kp);
+		kunit_info(test, "RCU not watching: %s path\n", t[i].name);
+		/* ftrace: the hit is skipped, no handler runs */
+		kpc_expect(test, t[i].name, &kpc.pre, ftraced ? 0 : 1);
+		if (t[i].post)
+			kpc_expect(test, t[i].name, &kpc.post, ftraced ? 0 : 1);
+	}
+#ifdef CONFIG_KRETPROBES
+	{
+		struct kretprobe *rp = kunit_kzalloc(test, sizeof(*rp),
+						     GFP_KERNEL);
+
+		KUNIT_ASSERT_NOT_NULL(test, rp);
+		memset(&kpc, 0, sizeof(kpc));
+		kpc_set.exempt = exempt;
+		kpc.rp = rp;
+		rp->kp.symbol_name = "kpx_boost";
+		rp->entry_handler = kpc_set_entry;
+		rp->handler = kpc_set_ret;
+		KUNIT_ASSERT_EQ(test, register_kretprobe(rp), 0);
+		KUNIT_EXPECT_EQ(test, kpc_idle_call(KPC_BOOST, 4), 5L);
+		unregister_kretprobe(rp);
+		kunit_info(test, "RCU not watching: kretprobe\n");
+		kpc_expect(test, "entry", &kpc.entry, 1);
+		kpc_expect(test, "return", &kpc.ret, 1);
+	}
+#endif
+#else
+	kunit_skip(test, "no CONFIG_CONTEXT_TRACKING_IDLE (TINY_RCU): RCU always watches");
+#endif
+}
+
 static struct kunit_case kprobes_x86_context_cases[] = {
 	KUNIT_CASE(kpc_int3_step),
 	KUNIT_CASE(kpc_int3_emulated),
@@ -585,6 +1005,9 @@ static struct kunit_case kprobes_x86_context_cases[] = {
 	KUNIT_CASE(kpc_fault_post_copy),
 	KUNIT_CASE(kpc_fault_optimized),
 	KUNIT_CASE(kpc_fault_ftrace),
+	KUNIT_CASE(kpc_df_set),
+	KUNIT_CASE(kpc_ac_set),
+	KUNIT_CASE(kpc_rcu_idle),
 	{}
 };
 

@@ -4,7 +4,8 @@
  * decoded instruction (all of them), and the functions written in
  * assembly in test-kprobes-x86.c (so that the probed instruction is
  * known) that the handler context suite (test-kprobes-ctx.c) probes too,
- * with the helpers both use (x86_64 only).
+ * with the helpers both use (on i386, where the first is not built, the
+ * context suite's come from test-kprobes-ctx32.c).
  */
 #ifndef _TEST_KPROBES_X86_H
 #define _TEST_KPROBES_X86_H

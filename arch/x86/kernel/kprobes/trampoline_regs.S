@@ -11,7 +11,10 @@
 
 #include <linux/linkage.h>
 #include <linux/objtool.h>
+#include <asm/alternative.h>
 #include <asm/asm.h>
+#include <asm/cpufeatures.h>
+#include <asm/frame.h>
 #include <asm/smap.h>
 #include <asm/segment.h>
 #include <asm/unwind_hints.h>
@@ -35,6 +38,26 @@
 	movq	%r13, R13(%rsp)
 	movq	%r14, R14(%rsp)
 	movq	%r15, R15(%rsp)
+.endm
+
+/*
+ * Interrupts off, and back on as the probed code had them, for a
+ * trampoline's pt_regs at the stack pointer (its general registers
+ * saved: the Xen PV calls clobber the caller-saved ones).  Natively the
+ * cli here and the popfq of the probed code's flags at the end do it.
+ * A Xen PV kernel runs unprivileged and cannot mask interrupts with cli
+ * or popf (they leave the event channel upcalls unmasked): there the
+ * paravirt masking runs instead, see kprobe_xenpv_irqs_off().  Both
+ * clobber %rdi (its value is in pt_regs).
+ */
+.macro KPROBE_IRQS_OFF
+	movq	%rsp, %rdi
+	ALTERNATIVE "cli", "call kprobe_xenpv_irqs_off", X86_FEATURE_XENPV
+.endm
+
+.macro KPROBE_IRQS_RESTORE
+	movq	%rsp, %rdi
+	ALTERNATIVE "", "call kprobe_xenpv_irqs_restore", X86_FEATURE_XENPV
 .endm
 
 /* Handlers may have changed any of them: pt_regs has the last word. */
@@ -73,13 +96,19 @@
  *
  * The flags are saved first and the popf at the end gives the probed
  * code all of them back; in between the handlers get what an exception
- * entry gives them (the int3 path's idtentry): IF clear, AC clear
+ * entry gives them (the int3 path's idtentry): IF clear (natively the
+ * cli of KPROBE_IRQS_OFF, on Xen PV its paravirt masking), AC clear
  * (ASM_CLAC: SMAP stays armed for them inside a user-access region) and
  * DF clear.  cld: the probed code may be inside a std ... cld sequence
  * (a backwards string copy), and the C code of the handlers, which the
  * compiler builds for the ABI's DF = 0 on function entry (System V
  * x86-64 ABI 3.4.1, i386 ABI likewise), would run every rep movs/stos
  * backwards from its destination.
+ *
+ * The frame pointer is the encoded pointer to the pt_regs (as the entry
+ * code leaves it), so that the frame pointer unwinder, from a handler,
+ * goes through them: it reports regs->ip (the probed function) and goes
+ * on with the probed code's frame pointer.
  */
 .macro KPROBE_CALLED_TRAMPOLINE name, callback, set_ip, redirect, regs=%rdi
 SYM_CODE_START(\name)
@@ -96,22 +125,23 @@ SYM_CODE_START(\name)
 	pushq	$__KERNEL_DS
 	pushq	%rsp
 	pushfq
-	/*
-	 * Interrupts stay off until the popfq below restores the probed
-	 * code's IF: the handlers run as in the int3 handler, and the call
-	 * is an RCU-sched read-side section.
-	 */
-	cli
 	cld
 	ASM_CLAC
 	addq	$16, 8(%rsp)
 	subq	$EFLAGS, %rsp
 	KPROBE_SAVE_GPRS
+	/*
+	 * Interrupts stay off until the popfq below restores the probed
+	 * code's IF: the handlers run as in the int3 handler, and the calls
+	 * are an RCU-sched read-side section.
+	 */
+	KPROBE_IRQS_OFF
 	movq	$__KERNEL_CS, CS(%rsp)
 	movq	$-1, ORIG_RAX(%rsp)
 	movq	FRAME_SIZE(%rsp), %rax
 	\set_ip %rax
 	movq	%rax, RIP(%rsp)
+	ENCODE_FRAME_POINTER
 	UNWIND_HINT_REGS
 
 	movq	%rsp, \regs
@@ -124,6 +154,7 @@ SYM_CODE_START(\name)
 .Lno_redirect_\@:
 	.endif
 
+	KPROBE_IRQS_RESTORE
 	KPROBE_RESTORE_GPRS
 	UNWIND_HINT sp_reg=ORC_REG_SP sp_offset=FRAME_SIZE+8 type=UNWIND_HINT_TYPE_CALL
 	/* popfq takes the flags a handler may have changed, and IF back. */
@@ -181,7 +212,10 @@ _ASM_NOKPROBE(\name)
 SYM_CODE_START(\name)
 	ANNOTATE_NOENDBR
 	pushfl
-	/* As above: interrupts off until the popfl, DF and AC clear. */
+	/*
+	 * As above: interrupts off until the popfl (i386 kernels do not run
+	 * as Xen PV guests: cli masks them), DF and AC clear.
+	 */
 	cli
 	cld
 	ASM_CLAC
@@ -196,6 +230,7 @@ SYM_CODE_START(\name)
 	movl	PTREGS_SIZE(%esp), %ecx
 	\set_ip %ecx
 	movl	%ecx, PT_EIP(%esp)
+	ENCODE_FRAME_POINTER
 
 	movl	%esp, \regs
 	call	\callback
