@@ -46,7 +46,7 @@
 
 #include "decode-insn.h"
 
-/* PSTATE fields an exception saves, read with MRS (FEAT_DIT, SSBS, MTE) */
+/* PSTATE fields an exception saves, read with MRS (FEAT_DIT, SSBS2, MTE) */
 #define A64_SYS_DIT	sys_reg(3, 3, 4, 2, 5)
 #define A64_SYS_SSBS	sys_reg(3, 3, 4, 2, 6)
 #define A64_SYS_TCO	sys_reg(3, 3, 4, 2, 7)
@@ -211,6 +211,37 @@ static __always_inline void a64_regs_not_syscall(struct pt_regs *regs)
 }
 
 /**
+ * __a64_ssbs_now() - PSTATE.SSBS, as an exception taken here would save it
+ * @ssbs2: every CPU has FEAT_SSBS2 (HWCAP_SSBS): the register may be read
+ *
+ * The SSBS special-purpose register, which MRS reads, is present only
+ * with FEAT_SSBS2 (ID_AA64PFR1_EL1.SSBS >= 0b0010); with FEAT_SSBS alone
+ * (0b0001, all that ARM64_SSBS needs) PSTATE.SSBS exists but a direct
+ * access to that register is UNDEFINED (Arm ARM, the SSBS special-purpose
+ * register).  HWCAP_SSBS is FEAT_SSBS2 on every CPU (cpufeature.c
+ * refuses a late CPU without it), so MRS only then.  Otherwise the
+ * kernel's PSTATE.SSBS is what every exception entry to this EL sets it
+ * to, SCTLR_ELx.DSSBS: the kernel writes PSTATE.SSBS only to make the two
+ * agree (spectre_v4_enable_hw_mitigation()), and an exception return to
+ * kernel code restores the value an entry set.
+ *
+ * Return: PSR_SSBS_BIT or 0.
+ */
+static __always_inline u64 __a64_ssbs_now(bool ssbs2)
+{
+	if (!cpus_have_final_cap(ARM64_SSBS))
+		return 0;
+	if (ssbs2)
+		return read_sysreg_s(A64_SYS_SSBS) & PSR_SSBS_BIT;
+	return read_sysreg(sctlr_el1) & SCTLR_ELx_DSSBS ? PSR_SSBS_BIT : 0;
+}
+
+static __always_inline u64 a64_ssbs_now(void)
+{
+	return __a64_ssbs_now(cpu_have_named_feature(SSBS));
+}
+
+/**
  * a64_hit_regs() - complete a pt_regs laid by a trampoline
  * @regs: x0-x30, sp, pc, NZCV, DAIF and EL1h as the trampoline saved them
  * @ctx: the probed code's state (a64_hit_enter())
@@ -227,8 +258,7 @@ static __always_inline void a64_hit_regs(struct pt_regs *regs,
 	regs->pmr_save = ctx->pmr;
 	if (cpus_have_final_cap(ARM64_HAS_DIT))
 		pstate |= read_sysreg_s(A64_SYS_DIT) & PSR_DIT_BIT;
-	if (cpus_have_final_cap(ARM64_SSBS))
-		pstate |= read_sysreg_s(A64_SYS_SSBS) & PSR_SSBS_BIT;
+	pstate |= a64_ssbs_now();
 	if (cpus_have_final_cap(ARM64_MTE))
 		pstate |= read_sysreg_s(A64_SYS_TCO) & PSR_TCO_BIT;
 	regs->pstate |= pstate;

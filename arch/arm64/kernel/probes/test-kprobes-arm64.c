@@ -36,6 +36,7 @@
 #include <asm/simd.h>
 #include <asm/sysreg.h>
 
+#include "hit-context.h"
 #include "test-kprobes-arm64.h"
 
 /*
@@ -2109,6 +2110,57 @@ static void kprobes_arm64_uaccess_off(struct kunit *test)
 	}
 }
 
+/*
+ * The PSTATE.SSBS that pt_regs get on the paths without an exception
+ * (hit-context.h): read with MRS only with FEAT_SSBS2, where the register
+ * exists; with FEAT_SSBS alone MRS is UNDEFINED, and the bit is taken
+ * from SCTLR_ELx.DSSBS, the value every exception entry sets.  Both ways
+ * must give what a BRK saves in its SPSR here, which is the probed
+ * code's by definition: the register read where the CPU has it, and the
+ * DSSBS way always.  Not shown: a CPU with FEAT_SSBS and without
+ * FEAT_SSBS2 (ID_AA64PFR1_EL1.SSBS = 0b0001), where the old MRS took an
+ * undefined instruction exception on every kretprobe return and every
+ * optimized hit; the CPUs this runs on implement FEAT_SSBS2 or no SSBS at
+ * all.  kprobes_arm64_ctx compares the bit on every path.
+ */
+static u64 kpa64_brk_ssbs;
+
+static int kpa64_ssbs_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	kpa64_pre_hits++;
+	kpa64_brk_ssbs = regs->pstate & PSR_SSBS_BIT;
+	return 0;
+}
+
+static void kprobes_arm64_ssbs(struct kunit *test)
+{
+	struct kprobe kp = {
+		.addr = (kprobe_opcode_t *)kpa64_paciasp_at,
+		.pre_handler = kpa64_ssbs_pre,
+	};
+	u64 out[4], derived, read = 0;
+	bool ssbs2 = cpu_have_named_feature(SSBS);
+
+	kpa64_pre_hits = 0;
+	KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
+	preempt_disable();
+	KUNIT_EXPECT_EQ(test, kpa64_paciasp(40, 2, out), 42);
+	derived = __a64_ssbs_now(false);
+	if (ssbs2)
+		read = __a64_ssbs_now(true);
+	preempt_enable();
+	unregister_kprobe(&kp);
+	KUNIT_EXPECT_EQ(test, kpa64_pre_hits, 1);
+	KUNIT_EXPECT_EQ_MSG(test, derived, kpa64_brk_ssbs,
+			    "SSBS from SCTLR_ELx.DSSBS: not what a BRK saves");
+	if (ssbs2)
+		KUNIT_EXPECT_EQ_MSG(test, read, kpa64_brk_ssbs,
+				    "SSBS read with MRS: not what a BRK saves");
+	else
+		kunit_info(test, "no FEAT_SSBS2 (SSBS %s): the register is not read\n",
+			   cpus_have_final_cap(ARM64_SSBS) ? "only" : "none");
+}
+
 static struct kunit_case kprobes_arm64_cases[] = {
 	KUNIT_CASE_PARAM(kprobes_arm64_insn, kpa64_insn_gen_params),
 	KUNIT_CASE(kprobes_arm64_literal_values),
@@ -2128,6 +2180,7 @@ static struct kunit_case kprobes_arm64_cases[] = {
 	KUNIT_CASE(kprobes_arm64_fault_recovered),
 	KUNIT_CASE(kprobes_arm64_nested_exception),
 	KUNIT_CASE(kprobes_arm64_uaccess_off),
+	KUNIT_CASE(kprobes_arm64_ssbs),
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_ARGS
 	KUNIT_CASE(kprobes_arm64_ftrace_entry),
 #endif
