@@ -18,7 +18,11 @@
  *    hardware PAN, __swpan_entry_el1 points TTBR0_EL1 at the reserved
  *    tables and records the emulated PAN bit in the saved PSTATE.
  *  - RCU watching (arm64_enter_el1_dbg(): ct_nmi_enter()), lockdep told
- *    that interrupts are off, preemption off (interrupts are).
+ *    that interrupts are off, preemption off (interrupts are).  The C
+ *    entry points of these paths are noinstr, as el1_dbg() is: no
+ *    function tracer, BPF fentry or sanitizer runs in them before RCU
+ *    watches (instrumentation_begin() marks where it does) nor after
+ *    ct_nmi_exit().
  *  - pt_regs: x0-x30, sp, pc, and the PSTATE the exception saved (NZCV,
  *    DAIF, PAN, SSBS, DIT, TCO, with BTYPE clear once the probe owns it);
  *    pmr_save; orig_x0 and syscallno, which an EL1 entry leaves as they
@@ -35,6 +39,7 @@
 #define _ARM64_KERNEL_KPROBES_HIT_CONTEXT_H
 
 #include <linux/context_tracking_irq.h>
+#include <linux/instrumentation.h>
 #include <linux/kprobes.h>
 
 #include <asm/barrier.h>
@@ -50,6 +55,9 @@
 #define A64_SYS_DIT	sys_reg(3, 3, 4, 2, 5)
 #define A64_SYS_SSBS	sys_reg(3, 3, 4, 2, 6)
 #define A64_SYS_TCO	sys_reg(3, 3, 4, 2, 7)
+
+/* The C half of kretprobe_trampoline (kretprobe.c) */
+__visible unsigned long kretprobe_arm64_return(struct pt_regs *regs);
 
 /* The priority mask an exception entry sets (kernel_entry, entry.S) */
 #define A64_ENTRY_PMR	(GIC_PRIO_IRQON | GIC_PRIO_PSR_I_SET)

@@ -555,9 +555,10 @@ static __always_inline void run_probed_insn(struct kprobe *p,
  * gave the copy the probed code's PAN and TTBR0), RCU watching where the
  * probed code runs without (between ct_idle_enter() and ct_idle_exit()
  * outside the blacklisted cpuidle text), and lockdep told that
- * interrupts are off.
+ * interrupts are off.  noinstr, as the debug exception's entry is:
+ * nothing traces or instruments it before RCU watches.
  */
-__visible notrace void a64_step_callback(struct pt_regs *regs)
+__visible noinstr void a64_step_callback(struct pt_regs *regs)
 {
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
 	struct kprobe *p = kcb->probe;
@@ -573,6 +574,7 @@ __visible notrace void a64_step_callback(struct pt_regs *regs)
 	 * copy cannot change them (MSR is refused, decode-insn.c).
 	 */
 	__a64_hit_enter_masked(&ctx, kcb->post_pstate & PSR_PAN_BIT);
+	instrumentation_begin();
 	instruction_pointer_set(regs, p->ainsn.api.restore);
 	/* the frame record the trampoline linked: unwinders see the pc */
 	regs->stackframe[1] = p->ainsn.api.restore;
@@ -581,6 +583,7 @@ __visible notrace void a64_step_callback(struct pt_regs *regs)
 	kcb->probe = NULL;
 	kcb->status = KPROBE_HIT_SSDONE;
 	kprobe_end_post(p, regs);
+	instrumentation_end();
 	a64_hit_leave(&ctx, true);
 	/*
 	 * The ERET puts PSTATE.PAN back from the saved bit; an ARMv8.0 CPU

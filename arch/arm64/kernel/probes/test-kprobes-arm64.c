@@ -33,6 +33,7 @@
 #include <asm/insn.h>
 #include <linux/mmu_context.h>
 #include <asm/neon.h>
+#include <asm/sections.h>
 #include <asm/simd.h>
 #include <asm/sysreg.h>
 
@@ -2111,6 +2112,48 @@ static void kprobes_arm64_uaccess_off(struct kunit *test)
 }
 
 /*
+ * The C entry points of the hit paths that take no exception (the
+ * detour buffer's, the kretprobe trampoline's, the post copy's) run
+ * before RCU watches: no function tracer, function graph tracer or BPF
+ * fentry program may attach there (no ftrace site), and they are noinstr
+ * text.  A function of this file is the control: it has an ftrace site.
+ */
+static noinline __used __noipa int kpa64_traceable(int x)
+{
+	return x + 1;
+}
+
+static void kprobes_arm64_noinstr_entries(struct kunit *test)
+{
+	static const struct {
+		const char *name;
+		unsigned long addr;
+	} fns[] = {
+		{ "a64_step_callback", (unsigned long)a64_step_callback },
+#ifdef CONFIG_KRETPROBES
+		{ "kretprobe_arm64_return", (unsigned long)kretprobe_arm64_return },
+#endif
+#ifdef CONFIG_OPTPROBES
+		{ "a64_optprobe_hit", (unsigned long)a64_optprobe_hit },
+#endif
+	};
+	unsigned long start = (unsigned long)__noinstr_text_start;
+	unsigned long end = (unsigned long)__noinstr_text_end;
+	unsigned int i;
+
+	KUNIT_EXPECT_EQ(test, kpa64_traceable(1), 2);
+	if (IS_ENABLED(CONFIG_DYNAMIC_FTRACE))
+		KUNIT_EXPECT_NE_MSG(test, ftrace_location((unsigned long)kpa64_traceable), 0,
+				    "the control has no ftrace site");
+	for (i = 0; i < ARRAY_SIZE(fns); i++) {
+		KUNIT_EXPECT_EQ_MSG(test, ftrace_location(fns[i].addr), 0,
+				    "%s: ftrace can attach", fns[i].name);
+		KUNIT_EXPECT_TRUE_MSG(test, fns[i].addr >= start && fns[i].addr < end,
+				      "%s: not noinstr", fns[i].name);
+	}
+}
+
+/*
  * The PSTATE.SSBS that pt_regs get on the paths without an exception
  * (hit-context.h): read with MRS only with FEAT_SSBS2, where the register
  * exists; with FEAT_SSBS alone MRS is UNDEFINED, and the bit is taken
@@ -2180,6 +2223,7 @@ static struct kunit_case kprobes_arm64_cases[] = {
 	KUNIT_CASE(kprobes_arm64_fault_recovered),
 	KUNIT_CASE(kprobes_arm64_nested_exception),
 	KUNIT_CASE(kprobes_arm64_uaccess_off),
+	KUNIT_CASE(kprobes_arm64_noinstr_entries),
 	KUNIT_CASE(kprobes_arm64_ssbs),
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_ARGS
 	KUNIT_CASE(kprobes_arm64_ftrace_entry),
