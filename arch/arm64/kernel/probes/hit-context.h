@@ -23,8 +23,9 @@
  *    function tracer, BPF fentry or sanitizer runs in them before RCU
  *    watches (instrumentation_begin() marks where it does) nor after
  *    ct_nmi_exit().
- *  - pt_regs: x0-x30, sp, pc, and the PSTATE the exception saved (NZCV,
- *    DAIF, PAN, SSBS, DIT, TCO, with BTYPE clear once the probe owns it);
+ *  - pt_regs: x0-x30, sp, pc, and the PSTATE the exception saved (the
+ *    mode, EL1h or, with VHE, EL2h; NZCV, DAIF, PAN, SSBS, DIT, TCO, with
+ *    BTYPE clear once the probe owns it);
  *    pmr_save; orig_x0 and syscallno, which an EL1 entry leaves as they
  *    were on the stack: every kprobes path, the BRK's included, sets them
  *    to x0 and NO_SYSCALL, so that no handler sees stack garbage there.
@@ -47,6 +48,7 @@
 #include <asm/daifflags.h>
 #include <asm/ptrace.h>
 #include <asm/sysreg.h>
+#include <asm/virt.h>
 #include <linux/uaccess.h>
 
 #include "decode-insn.h"
@@ -251,17 +253,19 @@ static __always_inline u64 a64_ssbs_now(void)
 
 /**
  * a64_hit_regs() - complete a pt_regs laid by a trampoline
- * @regs: x0-x30, sp, pc, NZCV, DAIF and EL1h as the trampoline saved them
+ * @regs: x0-x30, sp, pc, NZCV and DAIF as the trampoline saved them
  * @ctx: the probed code's state (a64_hit_enter())
  *
  * As an exception entry would have saved them: the priority mask in
- * pmr_save, PAN (the emulated bit with software PAN), DIT, SSBS and TCO
- * in pstate; orig_x0 and syscallno as every kprobes path sets them.
+ * pmr_save; the mode, PAN (the emulated bit with software PAN), DIT,
+ * SSBS and TCO in pstate; orig_x0 and syscallno as every kprobes path
+ * sets them.  The mode is the kernel's EL with SP_ELx: EL1h, or EL2h on
+ * a VHE host, where the BRK paths' SPSR_EL2 says so.
  */
 static __always_inline void a64_hit_regs(struct pt_regs *regs,
 					 const struct a64_hit_ctx *ctx)
 {
-	u64 pstate = ctx->pan;
+	u64 pstate = ctx->pan | (has_vhe() ? PSR_MODE_EL2h : PSR_MODE_EL1h);
 
 	regs->pmr_save = ctx->pmr;
 	if (cpus_have_final_cap(ARM64_HAS_DIT))

@@ -36,6 +36,7 @@
 #include <asm/sections.h>
 #include <asm/simd.h>
 #include <asm/sysreg.h>
+#include <asm/virt.h>
 
 #include "hit-context.h"
 #include "test-kprobes-arm64.h"
@@ -1590,6 +1591,8 @@ static void kprobes_arm64_kretprobe_regs(struct kunit *test)
 
 	if (!IS_ENABLED(CONFIG_KRETPROBES))
 		kunit_skip(test, "no kretprobes in this configuration");
+	/* the mode differs: EL1h, or EL2h with VHE */
+	kunit_info(test, "kernel at EL%d\n", is_kernel_in_hyp_mode() ? 2 : 1);
 	/* interrupts on, then off: pstate and the priority mask differ */
 	for (pass = 0; pass < 2; pass++) {
 		/* a function of its own: the kretprobe's site stays apart */
