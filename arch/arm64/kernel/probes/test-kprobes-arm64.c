@@ -38,6 +38,7 @@
 #include <asm/sysreg.h>
 #include <asm/virt.h>
 
+#include "decode-insn.h"
 #include "hit-context.h"
 #include "test-kprobes-arm64.h"
 
@@ -2207,6 +2208,70 @@ static void kprobes_arm64_ssbs(struct kunit *test)
 			   cpus_have_final_cap(ARM64_SSBS) ? "only" : "none");
 }
 
+/*
+ * The Branch Target Identification rules the BRK handler applies to a
+ * probed instruction reached with PSTATE.BTYPE set (kprobe_brk_handler():
+ * with BTI in the kernel, an instruction that is no landing pad for that
+ * BTYPE is reported as the Branch Target exception it would have raised,
+ * not run).  A GCC-built kernel has no BTI (CONFIG_ARM64_BTI_KERNEL
+ * needs clang): the report itself, do_el1_bti()'s "Oops - BTI" at the
+ * probed address, cannot be shown here, nor any BTI exception in guarded
+ * text; what can is the decision, for crafted instruction and BTYPE
+ * pairs, with SCTLR_ELx.BT clear and set.
+ */
+#define KPA64_HINT(n)	(0xd503201f | (n) << 5)
+
+static const struct {
+	const char *what;
+	u32 insn;
+	u64 btype;
+	bool bt, ok;
+} kpa64_bti_pairs[] = {
+	{ "add, no BTYPE",	0x8b010000, PSR_BTYPE_NONE, true, true },
+	{ "add, br x16",	0x8b010000, PSR_BTYPE_JC, false, false },
+	{ "add, blr",		0x8b010000, PSR_BTYPE_C, false, false },
+	{ "add, br",		0x8b010000, PSR_BTYPE_J, false, false },
+	{ "nop, blr",		KPA64_HINT(0), PSR_BTYPE_C, false, false },
+	{ "bti, br x16",	KPA64_HINT(32), PSR_BTYPE_JC, false, false },
+	{ "bti, blr",		KPA64_HINT(32), PSR_BTYPE_C, false, false },
+	{ "bti c, br x16",	KPA64_HINT(34), PSR_BTYPE_JC, true, true },
+	{ "bti c, blr",		KPA64_HINT(34), PSR_BTYPE_C, true, true },
+	{ "bti c, br",		KPA64_HINT(34), PSR_BTYPE_J, false, false },
+	{ "bti j, br x16",	KPA64_HINT(36), PSR_BTYPE_JC, true, true },
+	{ "bti j, blr",		KPA64_HINT(36), PSR_BTYPE_C, true, false },
+	{ "bti j, br",		KPA64_HINT(36), PSR_BTYPE_J, true, true },
+	{ "bti jc, br x16",	KPA64_HINT(38), PSR_BTYPE_JC, true, true },
+	{ "bti jc, blr",	KPA64_HINT(38), PSR_BTYPE_C, true, true },
+	{ "bti jc, br",		KPA64_HINT(38), PSR_BTYPE_J, true, true },
+	{ "paciasp, br x16",	KPA64_HINT(25), PSR_BTYPE_JC, true, true },
+	{ "paciasp, blr",	KPA64_HINT(25), PSR_BTYPE_C, true, true },
+	{ "paciasp, br, BT=0",	KPA64_HINT(25), PSR_BTYPE_J, false, true },
+	{ "paciasp, br, BT=1",	KPA64_HINT(25), PSR_BTYPE_J, true, false },
+	{ "pacibsp, blr",	KPA64_HINT(27), PSR_BTYPE_C, true, true },
+	{ "pacibsp, br, BT=0",	KPA64_HINT(27), PSR_BTYPE_J, false, true },
+	{ "pacibsp, br, BT=1",	KPA64_HINT(27), PSR_BTYPE_J, true, false },
+	{ "paciaz, blr",	KPA64_HINT(24), PSR_BTYPE_C, false, false },
+	{ "autiasp, blr",	KPA64_HINT(29), PSR_BTYPE_C, false, false },
+};
+
+static void kprobes_arm64_bti_target(struct kunit *test)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(kpa64_bti_pairs); i++)
+		KUNIT_EXPECT_EQ_MSG(test,
+				    a64_bti_target_ok(kpa64_bti_pairs[i].insn,
+						      kpa64_bti_pairs[i].btype,
+						      kpa64_bti_pairs[i].bt),
+				    kpa64_bti_pairs[i].ok, "%s",
+				    kpa64_bti_pairs[i].what);
+	/* the landing pads the test functions start with */
+	KUNIT_EXPECT_TRUE(test, a64_bti_target_ok(le32_to_cpu(*(__le32 *)kpa64_bti_c_at),
+						  PSR_BTYPE_C, true));
+	KUNIT_EXPECT_FALSE(test, a64_bti_target_ok(le32_to_cpu(*(__le32 *)kpa64_adds_at),
+						   PSR_BTYPE_C, true));
+}
+
 static struct kunit_case kprobes_arm64_cases[] = {
 	KUNIT_CASE_PARAM(kprobes_arm64_insn, kpa64_insn_gen_params),
 	KUNIT_CASE(kprobes_arm64_literal_values),
@@ -2228,6 +2293,7 @@ static struct kunit_case kprobes_arm64_cases[] = {
 	KUNIT_CASE(kprobes_arm64_uaccess_off),
 	KUNIT_CASE(kprobes_arm64_noinstr_entries),
 	KUNIT_CASE(kprobes_arm64_ssbs),
+	KUNIT_CASE(kprobes_arm64_bti_target),
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_ARGS
 	KUNIT_CASE(kprobes_arm64_ftrace_entry),
 #endif
