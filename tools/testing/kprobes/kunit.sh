@@ -3,7 +3,8 @@
 # kunit.sh FLAVOUR ARCH [FILTER]: run the KUnit suites of a built kernel
 # through the base's kunit.py under QEMU (TCG) and print one line per test
 # case: "KUNIT <suite>.<case> PASS|FAIL|SKIP".  Exit status 1 if any failed
-# or if no test ran.
+# or if no test ran.  KP_KUNIT_QEMU=FILE boots another of kunit.py's
+# QEMU configs (e.g. qemu/arm64-vhe.py: arm64 at EL2, with VHE).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 fl=${1:-ours}
@@ -16,7 +17,8 @@ frag=$KP_BUILD/kunitconfig-$fl-$arch
 cross=$(kp_cross "$arch")
 json=$KP_BUILD/kunit-$fl-$arch.json
 log=$KP_BUILD/kunit-$fl-$arch.log
-args=(--build_dir="$obj" --kunitconfig="$frag" --qemu_config="$KP_TOOLS/qemu/$arch.py"
+qemu=$(realpath "${KP_KUNIT_QEMU:-$KP_TOOLS/qemu/$arch.py}")
+args=(--build_dir="$obj" --kunitconfig="$frag" --qemu_config="$qemu"
       --timeout="${KP_KUNIT_TIMEOUT:-900}" --json="$json" --raw_output=all)
 [ -n "$cross" ] && args+=(--cross_compile="$cross")
 rm -f "$json"

@@ -17,6 +17,7 @@
 #include <linux/cpufeature.h>
 #include <asm/insn.h>
 #include <asm/patching.h>
+#include <asm/ptrace.h>
 #include <asm/sysreg.h>
 
 #include "decode-insn.h"
@@ -307,6 +308,49 @@ bool a64_probe_boostable(u32 insn)
 		return false;
 	default:
 		return true;
+	}
+}
+
+/**
+ * a64_bti_target_ok() - may an indirect branch land on @insn
+ * @insn: the instruction at the branch target, in a guarded page
+ * @btype: PSTATE.BTYPE as the branch left it (PSR_BTYPE_*): 0b01
+ *	(PSR_BTYPE_JC) for BR through x16 or x17, or any BR from an
+ *	unguarded page; 0b10 (PSR_BTYPE_C) for BLR; 0b11 (PSR_BTYPE_J) for
+ *	BR through another register from a guarded page
+ * @bt: SCTLR_ELx.BT for the EL that runs @insn
+ *
+ * The Arm ARM's Branch Target Identification rules: with PSTATE.BTYPE
+ * other than 0b00, an instruction in a guarded page that is not
+ * compatible with it raises a Branch Target exception instead of
+ * executing.  BTI c is compatible with 0b01 and 0b10, BTI j with 0b01 and
+ * 0b11, BTI jc with all three, a BTI with no target with none;
+ * PACIASP and PACIBSP are an implicit BTI c, and with SCTLR_ELx.BT clear
+ * also compatible with 0b11.  BRK and HLT are compatible with anything,
+ * but are never probed (a64_probe_classify() refuses them).
+ *
+ * Return: true when @insn runs, false when it raises a Branch Target
+ * exception.
+ */
+bool a64_bti_target_ok(u32 insn, u64 btype, bool bt)
+{
+	btype &= PSR_BTYPE_MASK;
+	if (btype == PSR_BTYPE_NONE)
+		return true;
+	if (!aarch64_insn_is_hint(insn))
+		return false;
+	switch (insn & 0xfe0) {
+	case AARCH64_INSN_HINT_BTIC:
+		return btype != PSR_BTYPE_J;
+	case AARCH64_INSN_HINT_BTIJ:
+		return btype != PSR_BTYPE_C;
+	case AARCH64_INSN_HINT_BTIJC:
+		return true;
+	case AARCH64_INSN_HINT_PACIASP:
+	case AARCH64_INSN_HINT_PACIBSP:
+		return btype != PSR_BTYPE_J || !bt;
+	default:
+		return false;
 	}
 }
 

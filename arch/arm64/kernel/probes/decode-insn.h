@@ -32,6 +32,7 @@ enum a64_probe_action a64_probe_classify(u32 insn, struct arch_probe_insn *api);
 enum a64_probe_action a64_kprobe_classify(u32 *addr,
 					  struct arch_probe_insn *api);
 bool a64_probe_boostable(u32 insn);
+bool a64_bti_target_ok(u32 insn, u64 btype, bool bt);
 
 /**
  * enum probes_insn - what a uprobe does with a user instruction

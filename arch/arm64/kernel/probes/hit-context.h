@@ -18,9 +18,14 @@
  *    hardware PAN, __swpan_entry_el1 points TTBR0_EL1 at the reserved
  *    tables and records the emulated PAN bit in the saved PSTATE.
  *  - RCU watching (arm64_enter_el1_dbg(): ct_nmi_enter()), lockdep told
- *    that interrupts are off, preemption off (interrupts are).
- *  - pt_regs: x0-x30, sp, pc, and the PSTATE the exception saved (NZCV,
- *    DAIF, PAN, SSBS, DIT, TCO, with BTYPE clear once the probe owns it);
+ *    that interrupts are off, preemption off (interrupts are).  The C
+ *    entry points of these paths are noinstr, as el1_dbg() is: no
+ *    function tracer, BPF fentry or sanitizer runs in them before RCU
+ *    watches (instrumentation_begin() marks where it does) nor after
+ *    ct_nmi_exit().
+ *  - pt_regs: x0-x30, sp, pc, and the PSTATE the exception saved (the
+ *    mode, EL1h or, with VHE, EL2h; NZCV, DAIF, PAN, SSBS, DIT, TCO, with
+ *    BTYPE clear once the probe owns it);
  *    pmr_save; orig_x0 and syscallno, which an EL1 entry leaves as they
  *    were on the stack: every kprobes path, the BRK's included, sets them
  *    to x0 and NO_SYSCALL, so that no handler sees stack garbage there.
@@ -35,6 +40,7 @@
 #define _ARM64_KERNEL_KPROBES_HIT_CONTEXT_H
 
 #include <linux/context_tracking_irq.h>
+#include <linux/instrumentation.h>
 #include <linux/kprobes.h>
 
 #include <asm/barrier.h>
@@ -42,14 +48,18 @@
 #include <asm/daifflags.h>
 #include <asm/ptrace.h>
 #include <asm/sysreg.h>
+#include <asm/virt.h>
 #include <linux/uaccess.h>
 
 #include "decode-insn.h"
 
-/* PSTATE fields an exception saves, read with MRS (FEAT_DIT, SSBS, MTE) */
+/* PSTATE fields an exception saves, read with MRS (FEAT_DIT, SSBS2, MTE) */
 #define A64_SYS_DIT	sys_reg(3, 3, 4, 2, 5)
 #define A64_SYS_SSBS	sys_reg(3, 3, 4, 2, 6)
 #define A64_SYS_TCO	sys_reg(3, 3, 4, 2, 7)
+
+/* The C half of kretprobe_trampoline (kretprobe.c) */
+__visible unsigned long kretprobe_arm64_return(struct pt_regs *regs);
 
 /* The priority mask an exception entry sets (kernel_entry, entry.S) */
 #define A64_ENTRY_PMR	(GIC_PRIO_IRQON | GIC_PRIO_PSR_I_SET)
@@ -211,24 +221,56 @@ static __always_inline void a64_regs_not_syscall(struct pt_regs *regs)
 }
 
 /**
+ * __a64_ssbs_now() - PSTATE.SSBS, as an exception taken here would save it
+ * @ssbs2: every CPU has FEAT_SSBS2 (HWCAP_SSBS): the register may be read
+ *
+ * The SSBS special-purpose register, which MRS reads, is present only
+ * with FEAT_SSBS2 (ID_AA64PFR1_EL1.SSBS >= 0b0010); with FEAT_SSBS alone
+ * (0b0001, all that ARM64_SSBS needs) PSTATE.SSBS exists but a direct
+ * access to that register is UNDEFINED (Arm ARM, the SSBS special-purpose
+ * register).  HWCAP_SSBS is FEAT_SSBS2 on every CPU (cpufeature.c
+ * refuses a late CPU without it), so MRS only then.  Otherwise the
+ * kernel's PSTATE.SSBS is what every exception entry to this EL sets it
+ * to, SCTLR_ELx.DSSBS: the kernel writes PSTATE.SSBS only to make the two
+ * agree (spectre_v4_enable_hw_mitigation()), and an exception return to
+ * kernel code restores the value an entry set.
+ *
+ * Return: PSR_SSBS_BIT or 0.
+ */
+static __always_inline u64 __a64_ssbs_now(bool ssbs2)
+{
+	if (!cpus_have_final_cap(ARM64_SSBS))
+		return 0;
+	if (ssbs2)
+		return read_sysreg_s(A64_SYS_SSBS) & PSR_SSBS_BIT;
+	return read_sysreg(sctlr_el1) & SCTLR_ELx_DSSBS ? PSR_SSBS_BIT : 0;
+}
+
+static __always_inline u64 a64_ssbs_now(void)
+{
+	return __a64_ssbs_now(cpu_have_named_feature(SSBS));
+}
+
+/**
  * a64_hit_regs() - complete a pt_regs laid by a trampoline
- * @regs: x0-x30, sp, pc, NZCV, DAIF and EL1h as the trampoline saved them
+ * @regs: x0-x30, sp, pc, NZCV and DAIF as the trampoline saved them
  * @ctx: the probed code's state (a64_hit_enter())
  *
  * As an exception entry would have saved them: the priority mask in
- * pmr_save, PAN (the emulated bit with software PAN), DIT, SSBS and TCO
- * in pstate; orig_x0 and syscallno as every kprobes path sets them.
+ * pmr_save; the mode, PAN (the emulated bit with software PAN), DIT,
+ * SSBS and TCO in pstate; orig_x0 and syscallno as every kprobes path
+ * sets them.  The mode is the kernel's EL with SP_ELx: EL1h, or EL2h on
+ * a VHE host, where the BRK paths' SPSR_EL2 says so.
  */
 static __always_inline void a64_hit_regs(struct pt_regs *regs,
 					 const struct a64_hit_ctx *ctx)
 {
-	u64 pstate = ctx->pan;
+	u64 pstate = ctx->pan | (has_vhe() ? PSR_MODE_EL2h : PSR_MODE_EL1h);
 
 	regs->pmr_save = ctx->pmr;
 	if (cpus_have_final_cap(ARM64_HAS_DIT))
 		pstate |= read_sysreg_s(A64_SYS_DIT) & PSR_DIT_BIT;
-	if (cpus_have_final_cap(ARM64_SSBS))
-		pstate |= read_sysreg_s(A64_SYS_SSBS) & PSR_SSBS_BIT;
+	pstate |= a64_ssbs_now();
 	if (cpus_have_final_cap(ARM64_MTE))
 		pstate |= read_sysreg_s(A64_SYS_TCO) & PSR_TCO_BIT;
 	regs->pstate |= pstate;

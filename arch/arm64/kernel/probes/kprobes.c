@@ -64,6 +64,8 @@
 #include <asm/cacheflush.h>
 #include <asm/daifflags.h>
 #include <asm/debug-monitors.h>
+#include <asm/esr.h>
+#include <asm/exception.h>
 #include <asm/insn.h>
 #include <asm/patching.h>
 #include <asm/ptrace.h>
@@ -560,9 +562,10 @@ static __always_inline void run_probed_insn(struct kprobe *p,
  * gave the copy the probed code's PAN and TTBR0), RCU watching where the
  * probed code runs without (between ct_idle_enter() and ct_idle_exit()
  * outside the blacklisted cpuidle text), and lockdep told that
- * interrupts are off.
+ * interrupts are off.  noinstr, as the debug exception's entry is:
+ * nothing traces or instruments it before RCU watches.
  */
-__visible notrace void a64_step_callback(struct pt_regs *regs)
+__visible noinstr void a64_step_callback(struct pt_regs *regs)
 {
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
 	struct kprobe *p = kcb->probe;
@@ -578,6 +581,7 @@ __visible notrace void a64_step_callback(struct pt_regs *regs)
 	 * copy cannot change them (MSR is refused, decode-insn.c).
 	 */
 	__a64_hit_enter_masked(&ctx, kcb->post_pstate & PSR_PAN_BIT);
+	instrumentation_begin();
 	instruction_pointer_set(regs, p->ainsn.api.restore);
 	/* the frame record the trampoline linked: unwinders see the pc */
 	regs->stackframe[1] = p->ainsn.api.restore;
@@ -586,6 +590,7 @@ __visible notrace void a64_step_callback(struct pt_regs *regs)
 	kcb->probe = NULL;
 	kcb->status = KPROBE_HIT_SSDONE;
 	kprobe_end_post(p, regs);
+	instrumentation_end();
 	a64_hit_leave(&ctx, true);
 	/*
 	 * The ERET puts PSTATE.PAN back from the saved bit; an ARMv8.0 CPU
@@ -630,6 +635,40 @@ static noinline int __kprobes brk_without_probe(struct pt_regs *regs,
 	return DBG_HOOK_ERROR;
 }
 
+/*
+ * An indirect branch left @btype set at @p's BRK.  The BRK is a valid
+ * target for any branch type, the probed instruction may not be: with
+ * BTI in the kernel its text is guarded (PTE_GP, and PTE_MAYBE_GP for
+ * modules and slots), and unprobed the CPU would have raised a Branch
+ * Target exception at @p->addr instead of running it.  Whether that
+ * instruction is compatible with @btype is decided here, as the CPU
+ * would decide it (SCTLR_ELx.BT, which VHE's SCTLR_EL2 has at the same
+ * place, for PACIASP and PACIBSP).
+ */
+static bool __kprobes bti_refuses(struct kprobe *p, u64 btype)
+{
+	return btype && system_supports_bti_kernel() &&
+	       !a64_bti_target_ok(p->opcode, btype,
+				  read_sysreg(sctlr_el1) & SCTLR_EL1_BT1);
+}
+
+/*
+ * Report the Branch Target exception the probed instruction would have
+ * raised, as el1_bti() does: do_el1_bti() with the probed address, the
+ * PSTATE with its BTYPE, and the syndrome of that exception.  It dies
+ * ("Oops - BTI"), as the BRK of BUG() does, unless it is an EFI runtime
+ * service's to recover from.  No handler runs and no copy of the
+ * instruction either: an illegitimate branch to a probed instruction
+ * must not run it silently.
+ */
+static void __kprobes bti_report(struct pt_regs *regs, u64 btype)
+{
+	unsigned long esr = ESR_ELx_EC_BTI << ESR_ELx_EC_SHIFT | ESR_ELx_IL |
+			    btype >> PSR_BTYPE_SHIFT;
+
+	do_el1_bti(regs, esr);
+}
+
 /**
  * kprobe_brk_handler() - a BRK #KPROBES_BRK_IMM trapped at EL1
  * @regs: the interrupted state
@@ -643,6 +682,7 @@ int __kprobes kprobe_brk_handler(struct pt_regs *regs, unsigned long esr)
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
 	void *addr = (void *)instruction_pointer(regs);
 	struct kprobe *p;
+	u64 btype;
 
 	__this_cpu_inc(kprobe_brk_count);
 	a64_regs_not_syscall(regs);
@@ -652,12 +692,19 @@ int __kprobes kprobe_brk_handler(struct pt_regs *regs, unsigned long esr)
 	/*
 	 * A BLR to the probed instruction (a function's first one, called
 	 * through a pointer) leaves PSTATE.BTYPE set at the BRK, which is a
-	 * valid target for any branch type.  The probe owns the pc from
-	 * here on: whatever runs next, the probed instruction included,
-	 * starts with no branch pending (step(), boost()), and the handlers
-	 * see BTYPE clear as on the paths without a BRK, whose trampolines
+	 * valid target for any branch type.  A branch the probed
+	 * instruction would not have accepted is reported as it would have
+	 * been (bti_refuses()).  Otherwise the probe owns the pc from here
+	 * on: whatever runs next, the probed instruction included, starts
+	 * with no branch pending (step(), boost()), and the handlers see
+	 * BTYPE clear as on the paths without a BRK, whose trampolines
 	 * cannot save it (hit-context.h).
 	 */
+	btype = regs->pstate & PSR_BTYPE_MASK;
+	if (unlikely(bti_refuses(p, btype))) {
+		bti_report(regs, btype);
+		return DBG_HOOK_HANDLED;
+	}
 	regs->pstate &= ~PSR_BTYPE_MASK;
 
 	if (kprobe_running())

@@ -56,16 +56,16 @@
 /*
  * Push a pt_regs holding the registers as they stand, but for pc and
  * pstate: x0 is left with the PSTATE an exception from here would have
- * recorded, for the caller to store with the pc (S_PSTATE follows S_PC).
+ * recorded but for its mode (DAIF and NZCV), for the caller to store with
+ * the pc (S_PSTATE follows S_PC).  a64_hit_regs() adds the mode, EL1h or
+ * (VHE) EL2h, and the rest.
  */
 	.if	S_PSTATE - S_PC != 8
 	.error	"krp_save_regs: pstate does not follow pc in pt_regs"
 	.endif
 	.macro	krp_save_regs
 	krp_push_gprs
-	mov	x0, #PSR_MODE_EL1h
-	mrs	x1, daif
-	orr	x0, x0, x1
+	mrs	x0, daif
 	mrs	x1, nzcv
 	orr	x0, x0, x1
 	.endm

@@ -12,8 +12,6 @@
 #include "decode-insn.h"
 #include "hit-context.h"
 
-__visible unsigned long kretprobe_arm64_return(struct pt_regs *regs);
-
 /*
  * At the entry probe point the function has not saved its link register
  * yet: remember it with the caller's frame pointer (which the unwinder
@@ -40,16 +38,19 @@ NOKPROBE_SYMBOL(arch_kretprobe_hijack);
  * debug exception entry does (for a function that returns where it is
  * not watching: in cpuidle text, with interrupts off), lockdep told, and
  * kretprobe_trampoline_return() disables preemption and sets
- * current_kprobe.
+ * current_kprobe.  noinstr, as the debug exception's entry is: nothing
+ * traces or instruments it where RCU does not watch.
  */
-__visible unsigned long kretprobe_arm64_return(struct pt_regs *regs)
+__visible noinstr unsigned long kretprobe_arm64_return(struct pt_regs *regs)
 {
 	struct a64_hit_ctx ctx __uninitialized;
 	unsigned long ret;
 
 	a64_hit_enter(&ctx);
+	instrumentation_begin();
 	a64_hit_regs(regs, &ctx);
 	ret = kretprobe_trampoline_return(regs, (void *)regs->regs[29], NULL);
+	instrumentation_end();
 	a64_hit_exit(&ctx);
 	return ret;
 }

@@ -94,7 +94,10 @@ static DEFINE_PER_CPU(struct opt_exit, opt_exit);
  * code between ct_idle_enter() and ct_idle_exit(); optimization refuses
  * cpuidle text itself) a64_hit_enter() makes it watch with
  * ct_nmi_enter(), as the debug exception entry would, before @op->live
- * is read: the handlers run, as after a BRK.
+ * is read: the handlers run, as after a BRK.  noinstr, as the debug
+ * exception's entry is: the function tracer, a BPF fentry program or a
+ * sanitizer would otherwise run here before RCU watches, and after it
+ * stops watching on the way out.
  *
  * Return: 0 to run the displaced instruction next, with the probed
  * code's state back, or, when a pre_handler set the pc (and the
@@ -102,14 +105,15 @@ static DEFINE_PER_CPU(struct opt_exit, opt_exit);
  * the registers, and its BRK the pc, the interrupt masks still masked
  * until then.
  */
-unsigned long a64_optprobe_hit(struct optimized_kprobe *op,
-			       struct pt_regs *regs)
+noinstr unsigned long a64_optprobe_hit(struct optimized_kprobe *op,
+				       struct pt_regs *regs)
 {
 	struct a64_hit_ctx ctx __uninitialized;
 	struct kprobe *p;
 	int moved = 0;
 
 	a64_hit_enter(&ctx);
+	instrumentation_begin();
 	a64_hit_regs(regs, &ctx);
 
 	/*
@@ -123,6 +127,7 @@ unsigned long a64_optprobe_hit(struct optimized_kprobe *op,
 		moved = !!kprobe_enter_pre(p, regs);
 		reset_current_kprobe();
 	}
+	instrumentation_end();
 	if (!moved) {
 		a64_hit_exit(&ctx);
 		return 0;

@@ -33,9 +33,13 @@
 #include <asm/insn.h>
 #include <linux/mmu_context.h>
 #include <asm/neon.h>
+#include <asm/sections.h>
 #include <asm/simd.h>
 #include <asm/sysreg.h>
+#include <asm/virt.h>
 
+#include "decode-insn.h"
+#include "hit-context.h"
 #include "test-kprobes-arm64.h"
 
 /*
@@ -1588,6 +1592,8 @@ static void kprobes_arm64_kretprobe_regs(struct kunit *test)
 
 	if (!IS_ENABLED(CONFIG_KRETPROBES))
 		kunit_skip(test, "no kretprobes in this configuration");
+	/* the mode differs: EL1h, or EL2h with VHE */
+	kunit_info(test, "kernel at EL%d\n", is_kernel_in_hyp_mode() ? 2 : 1);
 	/* interrupts on, then off: pstate and the priority mask differ */
 	for (pass = 0; pass < 2; pass++) {
 		/* a function of its own: the kretprobe's site stays apart */
@@ -2109,6 +2115,163 @@ static void kprobes_arm64_uaccess_off(struct kunit *test)
 	}
 }
 
+/*
+ * The C entry points of the hit paths that take no exception (the
+ * detour buffer's, the kretprobe trampoline's, the post copy's) run
+ * before RCU watches: no function tracer, function graph tracer or BPF
+ * fentry program may attach there (no ftrace site), and they are noinstr
+ * text.  A function of this file is the control: it has an ftrace site.
+ */
+static noinline __used __noipa int kpa64_traceable(int x)
+{
+	return x + 1;
+}
+
+static void kprobes_arm64_noinstr_entries(struct kunit *test)
+{
+	static const struct {
+		const char *name;
+		unsigned long addr;
+	} fns[] = {
+		{ "a64_step_callback", (unsigned long)a64_step_callback },
+#ifdef CONFIG_KRETPROBES
+		{ "kretprobe_arm64_return", (unsigned long)kretprobe_arm64_return },
+#endif
+#ifdef CONFIG_OPTPROBES
+		{ "a64_optprobe_hit", (unsigned long)a64_optprobe_hit },
+#endif
+	};
+	unsigned long start = (unsigned long)__noinstr_text_start;
+	unsigned long end = (unsigned long)__noinstr_text_end;
+	unsigned int i;
+
+	KUNIT_EXPECT_EQ(test, kpa64_traceable(1), 2);
+	if (IS_ENABLED(CONFIG_DYNAMIC_FTRACE))
+		KUNIT_EXPECT_NE_MSG(test, ftrace_location((unsigned long)kpa64_traceable), 0,
+				    "the control has no ftrace site");
+	for (i = 0; i < ARRAY_SIZE(fns); i++) {
+		KUNIT_EXPECT_EQ_MSG(test, ftrace_location(fns[i].addr), 0,
+				    "%s: ftrace can attach", fns[i].name);
+		KUNIT_EXPECT_TRUE_MSG(test, fns[i].addr >= start && fns[i].addr < end,
+				      "%s: not noinstr", fns[i].name);
+	}
+}
+
+/*
+ * The PSTATE.SSBS that pt_regs get on the paths without an exception
+ * (hit-context.h): read with MRS only with FEAT_SSBS2, where the register
+ * exists; with FEAT_SSBS alone MRS is UNDEFINED, and the bit is taken
+ * from SCTLR_ELx.DSSBS, the value every exception entry sets.  Both ways
+ * must give what a BRK saves in its SPSR here, which is the probed
+ * code's by definition: the register read where the CPU has it, and the
+ * DSSBS way always.  Not shown: a CPU with FEAT_SSBS and without
+ * FEAT_SSBS2 (ID_AA64PFR1_EL1.SSBS = 0b0001), where the old MRS took an
+ * undefined instruction exception on every kretprobe return and every
+ * optimized hit; the CPUs this runs on implement FEAT_SSBS2 or no SSBS at
+ * all.  kprobes_arm64_ctx compares the bit on every path.
+ */
+static u64 kpa64_brk_ssbs;
+
+static int kpa64_ssbs_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	kpa64_pre_hits++;
+	kpa64_brk_ssbs = regs->pstate & PSR_SSBS_BIT;
+	return 0;
+}
+
+static void kprobes_arm64_ssbs(struct kunit *test)
+{
+	struct kprobe kp = {
+		.addr = (kprobe_opcode_t *)kpa64_paciasp_at,
+		.pre_handler = kpa64_ssbs_pre,
+	};
+	u64 out[4], derived, read = 0;
+	bool ssbs2 = cpu_have_named_feature(SSBS);
+
+	kpa64_pre_hits = 0;
+	KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
+	preempt_disable();
+	KUNIT_EXPECT_EQ(test, kpa64_paciasp(40, 2, out), 42);
+	derived = __a64_ssbs_now(false);
+	if (ssbs2)
+		read = __a64_ssbs_now(true);
+	preempt_enable();
+	unregister_kprobe(&kp);
+	KUNIT_EXPECT_EQ(test, kpa64_pre_hits, 1);
+	KUNIT_EXPECT_EQ_MSG(test, derived, kpa64_brk_ssbs,
+			    "SSBS from SCTLR_ELx.DSSBS: not what a BRK saves");
+	if (ssbs2)
+		KUNIT_EXPECT_EQ_MSG(test, read, kpa64_brk_ssbs,
+				    "SSBS read with MRS: not what a BRK saves");
+	else
+		kunit_info(test, "no FEAT_SSBS2 (SSBS %s): the register is not read\n",
+			   cpus_have_final_cap(ARM64_SSBS) ? "only" : "none");
+}
+
+/*
+ * The Branch Target Identification rules the BRK handler applies to a
+ * probed instruction reached with PSTATE.BTYPE set (kprobe_brk_handler():
+ * with BTI in the kernel, an instruction that is no landing pad for that
+ * BTYPE is reported as the Branch Target exception it would have raised,
+ * not run).  A GCC-built kernel has no BTI (CONFIG_ARM64_BTI_KERNEL
+ * needs clang): the report itself, do_el1_bti()'s "Oops - BTI" at the
+ * probed address, cannot be shown here, nor any BTI exception in guarded
+ * text; what can is the decision, for crafted instruction and BTYPE
+ * pairs, with SCTLR_ELx.BT clear and set.
+ */
+#define KPA64_HINT(n)	(0xd503201f | (n) << 5)
+
+static const struct {
+	const char *what;
+	u32 insn;
+	u64 btype;
+	bool bt, ok;
+} kpa64_bti_pairs[] = {
+	{ "add, no BTYPE",	0x8b010000, PSR_BTYPE_NONE, true, true },
+	{ "add, br x16",	0x8b010000, PSR_BTYPE_JC, false, false },
+	{ "add, blr",		0x8b010000, PSR_BTYPE_C, false, false },
+	{ "add, br",		0x8b010000, PSR_BTYPE_J, false, false },
+	{ "nop, blr",		KPA64_HINT(0), PSR_BTYPE_C, false, false },
+	{ "bti, br x16",	KPA64_HINT(32), PSR_BTYPE_JC, false, false },
+	{ "bti, blr",		KPA64_HINT(32), PSR_BTYPE_C, false, false },
+	{ "bti c, br x16",	KPA64_HINT(34), PSR_BTYPE_JC, true, true },
+	{ "bti c, blr",		KPA64_HINT(34), PSR_BTYPE_C, true, true },
+	{ "bti c, br",		KPA64_HINT(34), PSR_BTYPE_J, false, false },
+	{ "bti j, br x16",	KPA64_HINT(36), PSR_BTYPE_JC, true, true },
+	{ "bti j, blr",		KPA64_HINT(36), PSR_BTYPE_C, true, false },
+	{ "bti j, br",		KPA64_HINT(36), PSR_BTYPE_J, true, true },
+	{ "bti jc, br x16",	KPA64_HINT(38), PSR_BTYPE_JC, true, true },
+	{ "bti jc, blr",	KPA64_HINT(38), PSR_BTYPE_C, true, true },
+	{ "bti jc, br",		KPA64_HINT(38), PSR_BTYPE_J, true, true },
+	{ "paciasp, br x16",	KPA64_HINT(25), PSR_BTYPE_JC, true, true },
+	{ "paciasp, blr",	KPA64_HINT(25), PSR_BTYPE_C, true, true },
+	{ "paciasp, br, BT=0",	KPA64_HINT(25), PSR_BTYPE_J, false, true },
+	{ "paciasp, br, BT=1",	KPA64_HINT(25), PSR_BTYPE_J, true, false },
+	{ "pacibsp, blr",	KPA64_HINT(27), PSR_BTYPE_C, true, true },
+	{ "pacibsp, br, BT=0",	KPA64_HINT(27), PSR_BTYPE_J, false, true },
+	{ "pacibsp, br, BT=1",	KPA64_HINT(27), PSR_BTYPE_J, true, false },
+	{ "paciaz, blr",	KPA64_HINT(24), PSR_BTYPE_C, false, false },
+	{ "autiasp, blr",	KPA64_HINT(29), PSR_BTYPE_C, false, false },
+};
+
+static void kprobes_arm64_bti_target(struct kunit *test)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(kpa64_bti_pairs); i++)
+		KUNIT_EXPECT_EQ_MSG(test,
+				    a64_bti_target_ok(kpa64_bti_pairs[i].insn,
+						      kpa64_bti_pairs[i].btype,
+						      kpa64_bti_pairs[i].bt),
+				    kpa64_bti_pairs[i].ok, "%s",
+				    kpa64_bti_pairs[i].what);
+	/* the landing pads the test functions start with */
+	KUNIT_EXPECT_TRUE(test, a64_bti_target_ok(le32_to_cpu(*(__le32 *)kpa64_bti_c_at),
+						  PSR_BTYPE_C, true));
+	KUNIT_EXPECT_FALSE(test, a64_bti_target_ok(le32_to_cpu(*(__le32 *)kpa64_adds_at),
+						   PSR_BTYPE_C, true));
+}
+
 static struct kunit_case kprobes_arm64_cases[] = {
 	KUNIT_CASE_PARAM(kprobes_arm64_insn, kpa64_insn_gen_params),
 	KUNIT_CASE(kprobes_arm64_literal_values),
@@ -2128,6 +2291,9 @@ static struct kunit_case kprobes_arm64_cases[] = {
 	KUNIT_CASE(kprobes_arm64_fault_recovered),
 	KUNIT_CASE(kprobes_arm64_nested_exception),
 	KUNIT_CASE(kprobes_arm64_uaccess_off),
+	KUNIT_CASE(kprobes_arm64_noinstr_entries),
+	KUNIT_CASE(kprobes_arm64_ssbs),
+	KUNIT_CASE(kprobes_arm64_bti_target),
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_ARGS
 	KUNIT_CASE(kprobes_arm64_ftrace_entry),
 #endif

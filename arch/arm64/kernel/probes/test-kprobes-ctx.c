@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * KUnit suite kprobes_arm64_ctx: the handler context contract on every
- * arm64 hit path (issue 28).
+ * arm64 hit path.
  *
  * A handler sees the same context whatever the path (hit-context.h has
  * the contract and where each item comes from): DAIF all masked, the
@@ -10,10 +10,20 @@
  * control block's status set, and a pt_regs as the BRK path fills it
  * (BTYPE clear, the probed code's PSTATE with PAN, DIT, SSBS and TCO,
  * pmr_save, orig_x0 = x0, syscallno = NO_SYSCALL).  One case per path,
- * each calling the probed function inside a uaccess window (so that "user
- * access off" means something) and every handler calling kpc_check(),
- * the one assertion of the contract.  A path a configuration does not
- * have is skipped, saying why.
+ * every handler calling kpc_check(), the one assertion of the contract.
+ * A path a configuration does not have is skipped, saying why.
+ *
+ * Each item is checked where the probed code has the value a handler
+ * must not see: every case calls the probed function inside a uaccess
+ * window (PAN clear: "user access off" means something), from a BLR
+ * (BTYPE set at a function's first instruction), and in each context of
+ * enum kpc_how: interrupts and preemption on, interrupts off, RCU not
+ * watching (between ct_idle_enter() and ct_idle_exit()), and with
+ * PSTATE.DIT set and PSTATE.SSBS flipped where the CPU lets the kernel
+ * write them.  What the pt_regs must hold is not computed from the
+ * registers but taken from a BRK hit in the same context right before
+ * (kpc_reference()): the PSTATE the exception saved, its mode (EL1h, or
+ * EL2h on a VHE host), SSBS and TCO included, is the contract.
  *
  * Not checked, and why: the live PSTATE.BTYPE of a handler cannot be
  * read (no MRS gives it) and is zero by then anyway (any instruction but
@@ -21,6 +31,7 @@
  * (see kprobes_arm64_ctx_jprobe).
  */
 #include <kunit/test.h>
+#include <linux/context_tracking.h>
 #include <linux/kprobes.h>
 #include <linux/mman.h>
 #include <linux/preempt.h>
@@ -29,15 +40,14 @@
 
 #include <linux/cpufeature.h>
 #include <asm/daifflags.h>
+#include <asm/insn.h>
 #include <asm/ptrace.h>
 #include <asm/sysreg.h>
 
 #include "test-kprobes-arm64.h"
 
-/* PSTATE fields an exception saves, read with MRS (as hit-context.h) */
-#define KPC_SYS_DIT	sys_reg(3, 3, 4, 2, 5)
+/* PSTATE.SSBS, read with MRS: only with FEAT_SSBS2 (HWCAP_SSBS) */
 #define KPC_SYS_SSBS	sys_reg(3, 3, 4, 2, 6)
-#define KPC_SYS_TCO	sys_reg(3, 3, 4, 2, 7)
 
 /* The pt_regs::pstate fields compared with the probed code's */
 #define KPC_PSTATE	(PSR_MODE_MASK | DAIF_MASK | PSR_PAN_BIT | \
@@ -71,29 +81,14 @@ static struct {
 	unsigned long user;	/* a mapped user page */
 	u64 pstate;		/* the probed code's, KPC_PSTATE fields */
 	u64 pmr;		/* its priority mask (pseudo-NMIs) */
+	unsigned long refs;	/* reference BRK hits (kpc_reference()) */
 	unsigned long calls;	/* kpc_check() calls */
 	unsigned long bad;	/* failed items, all calls */
+	unsigned long bad_how;	/* the contexts (enum kpc_how) they failed in */
 	unsigned long faults;	/* fault_handler calls */
+	unsigned long flips;	/* calls with PSTATE bits changed */
+	unsigned int how;	/* the context of the call (enum kpc_how) */
 } kpc;
-
-/* The PSTATE fields an exception taken here would save */
-static __always_inline u64 kpc_pstate_now(void)
-{
-	u64 pstate = PSR_MODE_EL1h | read_sysreg(daif);
-
-	if (system_uses_hw_pan())
-		pstate |= read_sysreg_s(SYS_PSTATE_PAN) & PSR_PAN_BIT;
-	else if (system_uses_ttbr0_pan() &&
-		 !(read_sysreg(ttbr0_el1) & TTBR_ASID_MASK))
-		pstate |= PSR_PAN_BIT;
-	if (cpus_have_final_cap(ARM64_HAS_DIT))
-		pstate |= read_sysreg_s(KPC_SYS_DIT) & PSR_DIT_BIT;
-	if (cpus_have_final_cap(ARM64_SSBS))
-		pstate |= read_sysreg_s(KPC_SYS_SSBS) & PSR_SSBS_BIT;
-	if (cpus_have_final_cap(ARM64_MTE))
-		pstate |= read_sysreg_s(KPC_SYS_TCO) & PSR_TCO_BIT;
-	return pstate;
-}
 
 /**
  * kpc_check() - check the handler context contract from a handler
@@ -150,6 +145,8 @@ static void kpc_check(struct pt_regs *regs, struct kprobe *running,
 	}
 	kpc.calls++;
 	kpc.bad |= bad;
+	if (bad)
+		kpc.bad_how |= BIT(kpc.how);
 }
 
 static int kpc_pre(struct kprobe *p, struct pt_regs *regs)
@@ -184,12 +181,46 @@ static int kpc_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	return 0;
 }
 
-/* A mapped user page, for the user access check. */
+/*
+ * The reference: a BRK probe on a landing pad, which is never optimized.
+ * Its pre_handler gets the PSTATE and priority mask the debug exception
+ * saved, the probed code's by definition, on any CPU (no MRS of a
+ * register the CPU may not have: SSBS needs FEAT_SSBS2).
+ */
+static int kpc_ref_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	kpc.refs++;
+	kpc.pstate = regs->pstate & KPC_PSTATE;
+	kpc.pmr = regs->pmr_save;
+	return 0;
+}
+
+static struct kprobe kpc_ref_kp;
+static bool kpc_ref_on;		/* registered: a case that failed leaves it */
+
+/* Fill kpc.pstate and kpc.pmr from a BRK hit in the caller's context. */
+static void kpc_reference(void)
+{
+	u64 out[4];
+
+	kpa64_paciasp(1, 2, out);
+}
+
+/* A mapped user page, for the user access check, and the reference probe. */
 static void kpc_init(struct kunit *test)
 {
 	u64 one = 1;
 
 	memset(&kpc, 0, sizeof(kpc));
+	if (kpc_ref_on)
+		unregister_kprobe(&kpc_ref_kp);
+	kpc_ref_on = false;
+	kpc_ref_kp = (struct kprobe){
+		.addr = (kprobe_opcode_t *)kpa64_paciasp_at,
+		.pre_handler = kpc_ref_pre,
+	};
+	KUNIT_ASSERT_EQ(test, register_kprobe(&kpc_ref_kp), 0);
+	kpc_ref_on = true;
 	if (!system_uses_hw_pan() && !system_uses_ttbr0_pan()) {
 		kunit_info(test, "no PAN: user access is not checked\n");
 		return;
@@ -202,20 +233,109 @@ static void kpc_init(struct kunit *test)
 }
 
 /*
- * Call @fn(@a, @b) inside a uaccess window, with what its handlers must
- * find in their pt_regs taken right before.
+ * The contexts each probed function is called in: the probed code has
+ * there a value a handler must not see (interrupts and preemption on,
+ * RCU not watching), or PSTATE bits a handler's pt_regs must show.
  */
-static u64 kpc_call(kpa64_fn_t fn, u64 a, u64 b)
-{
-	u64 out[4], ret;
+enum kpc_how {
+	KPC_PLAIN,		/* interrupts and preemption on */
+	KPC_IRQS_OFF,		/* local_irq_save() */
+	KPC_RCU_IDLE,		/* RCU not watching (CONTEXT_TRACKING_IDLE) */
+	KPC_FLIPPED,		/* DIT set, SSBS flipped, where the CPU can */
+	KPC_NR_HOW
+};
 
+/*
+ * PSTATE.DIT set (FEAT_DIT) and PSTATE.SSBS flipped, for KPC_FLIPPED.
+ * SSBS only with FEAT_SSBS2 (HWCAP_SSBS): with FEAT_SSBS alone the
+ * kernel cannot read it, and takes the value an exception entry sets
+ * (hit-context.h: a64_ssbs_now()), which a flip here would contradict.
+ * Return what to give kpc_unflip().
+ */
+static u64 kpc_flip(void)
+{
+	u64 flipped = 0;
+
+	if (cpus_have_final_cap(ARM64_HAS_DIT)) {
+		set_pstate_dit(1);
+		flipped |= PSR_DIT_BIT;
+	}
+	if (cpu_have_named_feature(SSBS)) {
+		if (read_sysreg_s(KPC_SYS_SSBS) & PSR_SSBS_BIT)
+			set_pstate_ssbs(0);
+		else
+			set_pstate_ssbs(1);
+		flipped |= PSR_SSBS_BIT;
+	}
+	if (flipped)
+		kpc.flips++;
+	return flipped;
+}
+
+static void kpc_unflip(u64 flipped)
+{
+	if (flipped & PSR_DIT_BIT)
+		set_pstate_dit(0);
+	if (flipped & PSR_SSBS_BIT) {
+		if (read_sysreg_s(KPC_SYS_SSBS) & PSR_SSBS_BIT)
+			set_pstate_ssbs(0);
+		else
+			set_pstate_ssbs(1);
+	}
+}
+
+/*
+ * Call @fn(@a, @b) in the context @how, inside a uaccess window, with
+ * what its handlers must find in their pt_regs taken right before from
+ * a BRK hit (kpc_reference()).
+ */
+static u64 kpc_call_how(kpa64_fn_t fn, u64 a, u64 b, enum kpc_how how)
+{
+	unsigned long flags = 0;
+	u64 out[4], ret, flipped = 0;
+	bool idle = how == KPC_RCU_IDLE &&
+		    IS_ENABLED(CONFIG_CONTEXT_TRACKING_IDLE);
+
+	if (how == KPC_IRQS_OFF || how == KPC_RCU_IDLE)
+		local_irq_save(flags);
+	/* PSTATE.DIT and SSBS are not switched with the task */
+	if (how == KPC_FLIPPED)
+		preempt_disable();
+	if (idle)
+		ct_idle_enter();
+	if (how == KPC_FLIPPED)
+		flipped = kpc_flip();
+	kpc.how = how;
 	uaccess_enable_privileged();
-	kpc.pstate = kpc_pstate_now();
-	kpc.pmr = system_uses_irq_prio_masking() ?
-		  read_sysreg_s(SYS_ICC_PMR_EL1) : 0;
+	kpc_reference();
 	ret = fn(a, b, out);
 	uaccess_disable_privileged();
+	kpc_unflip(flipped);
+	if (idle)
+		ct_idle_exit();
+	if (how == KPC_FLIPPED)
+		preempt_enable();
+	if (how == KPC_IRQS_OFF || how == KPC_RCU_IDLE)
+		local_irq_restore(flags);
 	return ret;
+}
+
+static u64 kpc_call(kpa64_fn_t fn, u64 a, u64 b)
+{
+	return kpc_call_how(fn, a, b, KPC_PLAIN);
+}
+
+/* @fn(@a, @b) in every context of enum kpc_how: KPC_NR_HOW calls. */
+static void kpc_call_all(struct kunit *test, kpa64_fn_t fn, u64 a, u64 b,
+			 u64 expect)
+{
+	enum kpc_how how;
+
+	for (how = 0; how < KPC_NR_HOW; how++)
+		KUNIT_EXPECT_EQ_MSG(test, kpc_call_how(fn, a, b, how), expect,
+				    "context %d", how);
+	if (!kpc.flips)
+		kunit_info(test, "no FEAT_DIT nor FEAT_SSBS2: PSTATE bits not flipped\n");
 }
 
 /*
@@ -228,18 +348,35 @@ static void kpc_verdict(struct kunit *test, unsigned long calls,
 {
 	unsigned int i;
 
+	unregister_kprobe(&kpc_ref_kp);
+	kpc_ref_on = false;
+	KUNIT_EXPECT_EQ(test, kpc_ref_kp.nmissed, 0);
 	if (!kpc.user)
 		faults = 0;
 	KUNIT_EXPECT_EQ(test, kpc.calls, calls + kpc.faults);
 	KUNIT_EXPECT_EQ(test, kpc.faults, faults);
 	for (i = 0; i < KPC_NR_ITEMS; i++)
-		KUNIT_EXPECT_FALSE_MSG(test, kpc.bad & BIT(i), "%s",
-				       kpc_item_names[i]);
+		KUNIT_EXPECT_FALSE_MSG(test, kpc.bad & BIT(i),
+				       "%s (contexts %#lx of enum kpc_how)",
+				       kpc_item_names[i], kpc.bad_how);
 }
 
-/* Register @kp (pre, post and fault handlers), call @fn twice, check. */
+/* The path a kprobe case's hits must take */
+enum kpc_path {
+	KPC_BRK_STEP,		/* BRK, step out of line, step BRK */
+	KPC_SIMULATED,		/* BRK, emulated */
+	KPC_BOOSTED,		/* BRK, then the slot's copy and a branch back */
+	KPC_POST_COPY,		/* BRK, the post copy and a64_step_trampoline */
+	KPC_OPTIMIZED,		/* the detour buffer, no BRK */
+};
+
+/*
+ * Register @kp (pre, post and fault handlers) at @at, call @fn in every
+ * context, check the handlers and that the hits took @path.
+ */
 static void kpc_kprobe_case(struct kunit *test, unsigned long at,
-			    kpa64_fn_t fn, bool post, bool optimize)
+			    kpa64_fn_t fn, u64 expect, bool post,
+			    enum kpc_path path)
 {
 	struct kprobe kp = {
 		.addr = (kprobe_opcode_t *)at,
@@ -247,46 +384,67 @@ static void kpc_kprobe_case(struct kunit *test, unsigned long at,
 		.post_handler = post ? kpc_post : NULL,
 		.fault_handler = kpc_fault,
 	};
-	unsigned long flags;
+	unsigned long traps, brks;
 	struct kprobe *site;
 	bool opt = false;
 
 	kpc_init(test);
 	KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
-	if (optimize) {
-		wait_for_kprobe_optimizer();
-		rcu_read_lock();
-		site = get_kprobe(kp.addr);
-		opt = site && kprobe_optimized(site);
-		rcu_read_unlock();
-		KUNIT_EXPECT_TRUE_MSG(test, opt, "not optimized");
-	}
-	kpc_call(fn, 1, 2);
-	/* and with interrupts off at the probe */
-	local_irq_save(flags);
-	kpc_call(fn, 1, 2);
-	local_irq_restore(flags);
+	wait_for_kprobe_optimizer();
+	rcu_read_lock();
+	site = get_kprobe(kp.addr);
+	opt = site && kprobe_optimized(site);
+	rcu_read_unlock();
+	KUNIT_EXPECT_EQ_MSG(test, opt, path == KPC_OPTIMIZED,
+			    "optimized: %d", opt);
+	migrate_disable();
+	traps = kprobe_step_traps();
+	brks = this_cpu_read(kprobe_brk_count);
+	kpc_call_all(test, fn, 1, 2, expect);
+	brks = this_cpu_read(kprobe_brk_count) - brks;
+	traps = kprobe_step_traps() - traps;
+	migrate_enable();
 	unregister_kprobe(&kp);
 	KUNIT_EXPECT_EQ(test, kp.nmissed, 0);
-	kpc_verdict(test, post ? 4 : 2, post ? 4 : 2);
+	/* the reference's own BRKs (boosted: no step trap) counted out */
+	KUNIT_EXPECT_EQ(test, kpc.refs, KPC_NR_HOW);
+	KUNIT_EXPECT_EQ(test, brks - kpc.refs,
+			path == KPC_OPTIMIZED ? 0 : KPC_NR_HOW);
+	KUNIT_EXPECT_EQ(test, traps, path == KPC_BRK_STEP ? KPC_NR_HOW : 0);
+	kpc_verdict(test, (post ? 2 : 1) * KPC_NR_HOW,
+		    (post ? 2 : 1) * KPC_NR_HOW);
 }
 
 /* A stepped load: pre_handler at the BRK, post_handler at the step's BRK */
 static void kprobes_arm64_ctx_brk_step(struct kunit *test)
 {
-	kpc_kprobe_case(test, kpa64_ldr_reg_at, kpa64_ldr_reg, true, false);
+	kpc_kprobe_case(test, kpa64_ldr_reg_at, kpa64_ldr_reg, 1, true,
+			KPC_BRK_STEP);
 }
 
 /* An emulated branch: both handlers in the BRK's exception */
 static void kprobes_arm64_ctx_simulated(struct kunit *test)
 {
-	kpc_kprobe_case(test, kpa64_b_at, kpa64_b, true, false);
+	kpc_kprobe_case(test, kpa64_b_at, kpa64_b, 3, true, KPC_SIMULATED);
 }
 
 /* A boostable nop with a post_handler: the post copy's trampoline */
 static void kprobes_arm64_ctx_post_copy(struct kunit *test)
 {
-	kpc_kprobe_case(test, kpa64_nop_at, kpa64_nop, true, false);
+	kpc_kprobe_case(test, kpa64_nop_at, kpa64_nop, 10, true,
+			KPC_POST_COPY);
+}
+
+/*
+ * A boostable landing pad without a post_handler, which the optimizer
+ * leaves with its BRK: the pre_handler at the BRK, then the slot's
+ * boosted copy.  The function's first instruction (SYM_FUNC_START()'s
+ * BTI C), reached by BLR: BTYPE set at the BRK on a CPU with FEAT_BTI.
+ */
+static void kprobes_arm64_ctx_boosted(struct kunit *test)
+{
+	kpc_kprobe_case(test, (unsigned long)kpa64_bti_c, kpa64_bti_c, 3, false,
+			KPC_BOOSTED);
 }
 
 /* The same nop without a post_handler, optimized: the detour buffer */
@@ -294,15 +452,43 @@ static void kprobes_arm64_ctx_optimized(struct kunit *test)
 {
 	if (!IS_ENABLED(CONFIG_OPTPROBES))
 		kunit_skip(test, "no OPTPROBES in this configuration");
-	kpc_kprobe_case(test, kpa64_nop_at, kpa64_nop, false, true);
+	kpc_kprobe_case(test, kpa64_nop_at, kpa64_nop, 10, false,
+			KPC_OPTIMIZED);
+}
+
+/*
+ * Whether the optimizer leaves the instruction @insn its BRK: a BTI
+ * landing pad, or PACIASP/PACIBSP (opt.c).  Every function of
+ * test-kprobes-insn.S starts with one: SYM_FUNC_START() puts a BTI C
+ * first.
+ */
+static bool kpc_landing_pad(u32 insn)
+{
+	u32 op = insn & 0xfe0;
+
+	return aarch64_insn_is_bti(insn) ||
+	       (aarch64_insn_is_hint(insn) &&
+		(op == AARCH64_INSN_HINT_PACIASP ||
+		 op == AARCH64_INSN_HINT_PACIBSP));
+}
+
+/*
+ * For the kretprobe entry through the detour buffer: a C function, whose
+ * first instruction is the ftrace patchable entry's "mov x9, x30" (or,
+ * without it, its own first one), not a landing pad.
+ */
+static noinline __noipa u64 kpc_c_adds(u64 a, u64 b, u64 *out)
+{
+	return a + b;
 }
 
 /*
  * A kretprobe: its entry_handler on the entry probe's path, its handler
  * on the return through the trampoline.  @fn's first instruction decides
- * the entry's path: a landing pad keeps its BRK, an ordinary one is
- * optimized, with a kprobe beside the kretprobe (the optimizer leaves a
- * kretprobe's site alone otherwise).
+ * the entry's path: a landing pad keeps its BRK, any other is optimized
+ * when @optimize asks for it, with a kprobe beside the kretprobe, whose
+ * pre_handler is checked on the same path.  The case asserts the path
+ * the entry takes.
  */
 static void kpc_kretprobe_case(struct kunit *test, kpa64_fn_t fn,
 			       bool optimize)
@@ -318,12 +504,17 @@ static void kpc_kretprobe_case(struct kunit *test, kpa64_fn_t fn,
 		.pre_handler = kpc_pre,
 		.fault_handler = kpc_fault,
 	};
-	unsigned long flags;
+	u32 first = le32_to_cpu(*(__le32 *)fn);
+	bool expect = optimize && !kpc_landing_pad(first);
+	unsigned long brks;
 	struct kprobe *site;
 	bool opt = false;
 
 	if (!IS_ENABLED(CONFIG_KRETPROBES))
 		kunit_skip(test, "no KRETPROBES in this configuration");
+	if (optimize && !expect)
+		kunit_info(test, "entry %08x is a landing pad: checked at its BRK\n",
+			   first);
 	kpc_init(test);
 	if (optimize)
 		KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
@@ -333,23 +524,21 @@ static void kpc_kretprobe_case(struct kunit *test, kpa64_fn_t fn,
 	site = get_kprobe(rp.kp.addr);
 	opt = site && kprobe_optimized(site);
 	rcu_read_unlock();
-	/*
-	 * The optimizer has so far left a kretprobe's site with its BRK on
-	 * arm64 (reported in issue 28): the entry is checked on the path it
-	 * takes, and the case says which.
-	 */
-	if (opt != optimize)
-		kunit_info(test, "entry %soptimized: checked on that path\n",
-			   opt ? "" : "not ");
-	kpc_call(fn, 40, 2);
-	local_irq_save(flags);
-	kpc_call(fn, 40, 2);
-	local_irq_restore(flags);
+	KUNIT_EXPECT_EQ_MSG(test, opt, expect, "entry optimized: %d", opt);
+	migrate_disable();
+	brks = this_cpu_read(kprobe_brk_count);
+	kpc_call_all(test, fn, 40, 2, 42);
+	brks = this_cpu_read(kprobe_brk_count) - brks;
+	migrate_enable();
 	unregister_kretprobe(&rp);
 	if (optimize)
 		unregister_kprobe(&kp);
 	KUNIT_EXPECT_EQ(test, rp.nmissed + kp.nmissed, 0);
-	kpc_verdict(test, optimize ? 6 : 4, optimize ? 2 : 0);
+	KUNIT_EXPECT_EQ(test, kpc.refs, KPC_NR_HOW);
+	/* the entry's BRKs; the returns take none */
+	KUNIT_EXPECT_EQ(test, brks - kpc.refs, opt ? 0 : KPC_NR_HOW);
+	kpc_verdict(test, (optimize ? 3 : 2) * KPC_NR_HOW,
+		    optimize ? KPC_NR_HOW : 0);
 }
 
 static void kprobes_arm64_ctx_kretprobe_brk(struct kunit *test)
@@ -361,7 +550,7 @@ static void kprobes_arm64_ctx_kretprobe_opt(struct kunit *test)
 {
 	if (!IS_ENABLED(CONFIG_OPTPROBES))
 		kunit_skip(test, "no OPTPROBES in this configuration");
-	kpc_kretprobe_case(test, kpa64_adds, true);
+	kpc_kretprobe_case(test, kpc_c_adds, true);
 }
 
 #ifdef CONFIG_JPROBES
@@ -421,6 +610,7 @@ static struct kunit_case kprobes_arm64_ctx_cases[] = {
 	KUNIT_CASE(kprobes_arm64_ctx_brk_step),
 	KUNIT_CASE(kprobes_arm64_ctx_simulated),
 	KUNIT_CASE(kprobes_arm64_ctx_post_copy),
+	KUNIT_CASE(kprobes_arm64_ctx_boosted),
 	KUNIT_CASE(kprobes_arm64_ctx_optimized),
 	KUNIT_CASE(kprobes_arm64_ctx_kretprobe_brk),
 	KUNIT_CASE(kprobes_arm64_ctx_kretprobe_opt),
