@@ -1033,8 +1033,8 @@ static void kpt_slot_reaper(struct kunit *test)
  * being unlinked must still find its way to the end of the list.  Once
  * the reaper unlinked the page, it waits for the readers (a grace
  * period) before it frees it; a reader on it follows its list node on.
- * Before the fix that node was moved to the reaper's private list and
- * the reader looped there for ever.
+ * A reaper that moved that node to a private list of its own would
+ * leave the reader looping there for ever.
  *
  * Deterministic: the reaper, about to unlink the page full of our slots,
  * waits (kprobe_insn_unlink_hook()) until this test stands on that page

@@ -967,8 +967,9 @@ static noinline int krt_tail_call(int x)
 }
 
 /*
- * Before the fix b's handler saw the trampoline as its return address,
- * and kprobe_running() was a busy marker in return handlers.
+ * b's handler must see the real return address, not the trampoline, and
+ * kprobe_running() must be b's kretprobe in return handlers, not a busy
+ * marker.
  */
 static void krt_test_tail_call(struct kunit *test)
 {

@@ -18,7 +18,7 @@
  * arch_jprobe_restore_regs() in <asm/kprobes.h>): the rest of struct
  * pt_regs belongs to the exception entry of the trap itself.
  *
- * Handler context (issue 28): a jprobe handler is not a handler of the
+ * Handler context: a jprobe handler is not a handler of the
  * contract in hit-context.h.  It runs after the entry BRK's exception
  * return, as the probed function would: with its DAIF, priority mask,
  * PAN and user access, RCU state, with preemption disabled

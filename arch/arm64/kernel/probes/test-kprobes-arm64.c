@@ -553,7 +553,7 @@ static int kpa64_skip_pad_pre(struct kprobe *p, struct pt_regs *regs)
 	/*
 	 * What a BLR into guarded text leaves at the BRK, set by hand: a
 	 * GCC-built kernel has no guarded text, but a CPU with FEAT_BTI
-	 * (QEMU's max) keeps PSTATE.BTYPE across the exception return and
+	 * keeps PSTATE.BTYPE across the exception return and
 	 * shows it in the SPSR of the next BRK, so a BTYPE left set would
 	 * reach kpa64_btype_pre().
 	 */
@@ -598,8 +598,8 @@ static void kprobes_arm64_btype(struct kunit *test)
 	 * A BLR may leave BTYPE set at the BRK (in guarded text always; a
 	 * GCC-built kernel has none, CONFIG_ARM64_BTI_KERNEL needs clang):
 	 * the pre_handler sees it clear all the same, as on the paths that
-	 * take no BRK (issue 28; kprobes_arm64_ctx saw it set under QEMU,
-	 * this call did not).  Without FEAT_BTI BTYPE reads as zero anyway.
+	 * take no BRK (kprobes_arm64_ctx reaches it set, this call may
+	 * not).  Without FEAT_BTI BTYPE reads as zero anyway.
 	 */
 	KUNIT_EXPECT_EQ(test, kpa64_btype_entry, 0);
 	if (!system_supports_bti())
@@ -1147,9 +1147,9 @@ static void kprobes_arm64_opt_irqs_off(struct kunit *test)
  * that take no exception must see to it themselves, and do as the
  * exception entry does: an NMI-like RCU section (ct_nmi_enter(), see
  * hit-context.h) around the kretprobe return's handlers, the post
- * copy's post_handlers and an optimized probe's pre_handlers.  (Before
- * issue 28, item E, an optimized probe hit there skipped its handlers
- * without counting a miss.)  The calls below run in such a window on
+ * copy's post_handlers and an optimized probe's pre_handlers, which
+ * must neither skip their handlers nor count a miss there.  The calls
+ * below run in such a window on
  * purpose; nothing in it may print or take locks.  Without
  * CONFIG_CONTEXT_TRACKING_IDLE (Tiny RCU) RCU always watches.
  */
@@ -1271,8 +1271,9 @@ static void kprobes_arm64_rcu_not_watching(struct kunit *test)
  * A C function starts with its patchable ftrace entry: "mov x9, x30",
  * written once when ftrace starts, then the "bl" ftrace turns on and off.
  * A probe on the function's symbol sits on the mov and is the entry
- * (KPROBE_FLAG_ON_FUNC_ENTRY: BPF's bpf_get_func_ip() returns kp->addr),
- * as upstream; the bl is ftrace's (-EINVAL); the next instruction is the
+ * (KPROBE_FLAG_ON_FUNC_ENTRY: BPF's bpf_get_func_ip() returns kp->addr,
+ * which tools take for the function's address); the bl is ftrace's
+ * (-EINVAL); the next instruction is the
  * body, not the entry.  ftrace traces the function at the same time: a
  * kprobe at the entry, one in the body, a kretprobe (with KRETPROBES) and
  * the ftrace callback each see every call, through BRKs and, once optimized,
@@ -1403,7 +1404,7 @@ static void kprobes_arm64_ftrace_entry(struct kunit *test)
  * An NMI-like hit: the CPU backtrace IPI, which is a pseudo-NMI when the
  * kernel runs with irqchip.gicv3_pseudo_nmi=1 (kunit-pnmi.sh), is sent
  * while an optimized probe's pre_handler runs.  The handler runs with
- * everything masked, as in a BRK's debug exception (issue 28, item 4):
+ * everything masked, as in a BRK's debug exception:
  * no pseudo-NMI nests in it, where its faults would be given to the
  * running probe (kprobe_page_fault()).  The IPI is taken once the
  * pre_handler is done, NMI or not, and its handler hits the probed
@@ -1518,14 +1519,14 @@ static void kprobes_arm64_nmi_in_handler(struct kunit *test)
 #endif
 
 /*
- * Issue 28, item 6: a return handler's pt_regs are as complete as a BRK's
+ * A return handler's pt_regs are as complete as a BRK's
  * (see hit-context.h): the priority mask in pmr_save (pseudo-NMIs), PAN,
  * DIT, SSBS and TCO in pstate, orig_x0 = x0 and syscallno = NO_SYSCALL.
  * A BRK probe on a landing pad (never optimized) records its fields,
  * the return through the trampoline, called from the same context, must
- * show the same.  Before the fix the trampoline left pmr_save, orig_x0 and
- * syscallno as they were on the stack (filled with a pattern here first)
- * and pstate without PAN.
+ * show the same.  A trampoline that left pmr_save, orig_x0 and syscallno
+ * as they were on the stack (filled with a pattern here first), or
+ * pstate without PAN, fails it.
  */
 #define KPA64_EXC_PSTATE	(PSR_MODE_MASK | DAIF_MASK | PSR_PAN_BIT | \
 				 PSR_DIT_BIT | PSR_SSBS_BIT | PSR_TCO_BIT)
@@ -1642,11 +1643,11 @@ static void kprobes_arm64_kretprobe_regs(struct kunit *test)
 }
 
 /*
- * Issue 28, item 3: slot and detour pages are read-only through every
+ * Slot and detour pages are read-only through every
  * mapping, their linear-map alias included (with rodata_full,
  * set_memory_ro() changes that alias too; a ROX vmalloc mapping alone
  * does not).  A write of the word already there through the alias must
- * fault; before the fix it succeeded.
+ * fault.
  */
 static void kpa64_check_alias(struct kunit *test, const char *what,
 			      void *addr)
@@ -1714,15 +1715,15 @@ static void kprobes_arm64_slot_alias(struct kunit *test)
 }
 
 /*
- * Issue 28, item 1: with pseudo-NMIs, "mrs xN, ICC_PMR_EL1" (the first
+ * With pseudo-NMIs, "mrs xN, ICC_PMR_EL1" (the first
  * half of every local_irq_save()) probed must read the probed code's
  * priority mask: GIC_PRIO_IRQON with interrupts on, GIC_PRIO_IRQOFF
  * with them off.  Each way a BRK probe may run it: with a post_handler
  * (the post copy, once), with the slot's boosted and post copies made
- * unreachable (the step, BRK to BRK), and boosted.  Before the fix the
- * first two ran the copy with the mask at GIC_PRIO_IRQOFF and read that;
- * now the read is emulated from pmr_save and there is no slot (nothing
- * to force: the case says so).
+ * unreachable (the step, BRK to BRK), and boosted.  Run from a slot, the
+ * first two would read the step's GIC_PRIO_IRQOFF: the read is emulated
+ * from pmr_save and there is no slot (nothing to force: the case says
+ * so).
  */
 static void kpa64_force_unboosted(struct kunit *test, struct kprobe *kp)
 {
@@ -1790,11 +1791,11 @@ static void kprobes_arm64_mrs_pmr(struct kunit *test)
 }
 
 /*
- * Issue 28, item 5: a stepped load that takes a fault the kernel
- * recovers from hits its probe once: pre_handler, fault_handler (which
- * declines) and post_handler once each, and the load's value.  Before
- * the fix the fault was presented at the probed address and the kernel
- * resumed there, at the BRK: the pre_handler ran twice.
+ * A stepped load that takes a fault the kernel recovers from hits its
+ * probe once: pre_handler, fault_handler (which declines) and
+ * post_handler once each, and the load's value.  A fault presented at
+ * the probed address would make the kernel resume there, at the BRK,
+ * and run the pre_handler twice.
  *
  * The fault: a load of a user page not mapped yet (its neighbours are,
  * so the PTE table exists), inside a uaccess window, which
@@ -1853,7 +1854,7 @@ static void kprobes_arm64_fault_recovered(struct kunit *test)
 }
 
 /*
- * Issue 28, item 4: handlers on the paths without an exception (the
+ * Handlers on the paths without an exception (the
  * optimized detour, the post copy, the kretprobe return) run with
  * everything masked, as in the BRK's debug exception: no watchpoint,
  * pseudo-NMI or SError nests in them.  A fault of such a nested
@@ -1861,9 +1862,9 @@ static void kprobes_arm64_fault_recovered(struct kunit *test)
  * kprobe_page_fault() (one that returns 1 would make an NMI retry for
  * ever).  The case: a hardware watchpoint whose handler takes a fault
  * (copy_from_kernel_nofault() of a vmalloc guard page), and handlers
- * that write the watched word.  Before the fix the watchpoint fired in
- * the optimized pre_handler, which ran with only PSTATE.I (or the
- * priority mask) set, and the fault reached the probe's fault_handler.
+ * that write the watched word.  A pre_handler run with only PSTATE.I
+ * (or the priority mask) set would let the watchpoint fire inside it,
+ * and the fault would reach the probe's fault_handler.
  * Without hardware breakpoints (PERF_EVENTS off), or where the
  * watchpoint does not fire at all (checked outside any handler first),
  * only the DAIF bits in the handlers are checked, and the case says so.
@@ -2017,14 +2018,14 @@ static void kprobes_arm64_nested_exception(struct kunit *test)
 }
 
 /*
- * Issue 28, item 4: handlers run with user access off, as after an
+ * Handlers run with user access off, as after an
  * exception entry (PSTATE.PAN set, or TTBR0 on the reserved tables),
  * even when the probed code is inside a uaccess window: a
  * copy_from_kernel_nofault() of a mapped user address in a handler
  * fails.  On every fast path: the optimized pre_handler, the post copy's
  * post_handler, the kretprobe return handler; and the BRK's pre_handler.
- * Before the fix the detour and the post copy ran their handlers with
- * the probed code's PAN (clear), and the kretprobe return too.
+ * A path that ran its handlers with the probed code's PAN (clear) fails
+ * it.
  */
 static unsigned long kpa64_ua_user, kpa64_ua_read, kpa64_ua_calls;
 
