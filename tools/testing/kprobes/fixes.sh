@@ -1,0 +1,92 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# fixes.sh [ARCH] [with|without|both]: the bug fixes of patches/fixes/
+# (a series for the plain base, see patches/fixes/README) and their
+# tests.
+#
+#  with:    the base with the whole series (flavour "fixes", built with
+#           the upstream flavour's config), and its kprobes_test suite:
+#           the base's own cases and those the fixes add.
+#  without: the base with the tests of every patch and none of the fixes
+#           (KP_FIXES_NOFIX='*'); each case a patch adds runs in a boot
+#           of its own (one case's failure cannot change another's
+#           result) and must fail there.
+#
+# Both builds use one build directory ($KP_BUILD/obj-fixes-ARCH), so the
+# second one is incremental.  Prints, per patch of the series:
+#
+#   FIXES ARCH:<patch>.with PASS|FAIL|SKIP         its cases pass with the series
+#   FIXES ARCH:<patch>.without-fix PASS|FAIL|SKIP  its cases fail without the fixes
+#
+# (SKIP: the patch adds no KUnit case), then "FIXES ARCH:suite.with" for
+# the whole suite.  Logs: $KP_BUILD/fixes-*.log.  Exit 1 on any FAIL.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+arch=${1:-x86_64}
+mode=${2:-both}
+dir=$KP_ROOT/patches/fixes
+suite=kprobes_test
+mapfile -t series < <(grep -v '^#' "$dir/series" | grep .)
+rc=0
+
+# the KUnit cases a patch adds
+cases_of() {
+	sed -n 's/^+[[:space:]]*KUNIT_CASE\(_SLOW\)\?(\([a-z0-9_]*\)).*/\2/p' "$dir/$1"
+}
+name_of() { echo "${1%.patch}"; }
+result() {	# result LINE: print it, remember a failure
+	echo "$*"
+	case $2 in FAIL) rc=1 ;; esac
+}
+
+if [ "$mode" = without ] || [ "$mode" = both ]; then
+	KP_FIXES_NOFIX='*' "$KP_TOOLS/build.sh" fixes "$arch" >&2
+	for p in "${series[@]}"; do
+		mapfile -t cases < <(cases_of "$p")
+		if [ ${#cases[@]} = 0 ]; then
+			result "FIXES $arch:$(name_of "$p").without-fix SKIP (the patch adds no KUnit case)"
+			continue
+		fi
+		status=PASS detail=()
+		for c in "${cases[@]}"; do
+			out=$("$KP_TOOLS/kunit.sh" fixes "$arch" "$suite.$c" 2>&1 || true)
+			cp "$KP_BUILD/kunit-fixes-$arch.log" "$KP_BUILD/fixes-without-$c.log"
+			r=$(printf '%s\n' "$out" | sed -n "s/^KUNIT $suite\\.$c \\([A-Z]*\\).*/\\1/p" | head -1)
+			# a crash or a hang is a failure too: anything but PASS or SKIP
+			case ${r:-none} in
+			PASS|SKIP) status=FAIL; detail+=("$c ${r} without the fix") ;;
+			*) detail+=("$c ${r:-did not finish} without the fix, as expected") ;;
+			esac
+		done
+		result "FIXES $arch:$(name_of "$p").without-fix $status (${detail[*]})"
+	done
+fi
+
+if [ "$mode" = with ] || [ "$mode" = both ]; then
+	"$KP_TOOLS/build.sh" fixes "$arch" >&2
+	out=$("$KP_TOOLS/kunit.sh" fixes "$arch" "$suite" 2>&1 || true)
+	cp "$KP_BUILD/kunit-fixes-$arch.log" "$KP_BUILD/fixes-with.log"
+	printf '%s\n' "$out" | grep '^KUNIT ' | sed "s/^KUNIT /KUNIT $arch:/" >&2 || true
+	for p in "${series[@]}"; do
+		mapfile -t cases < <(cases_of "$p")
+		if [ ${#cases[@]} = 0 ]; then
+			result "FIXES $arch:$(name_of "$p").with SKIP (the patch adds no KUnit case)"
+			continue
+		fi
+		status=PASS detail=()
+		for c in "${cases[@]}"; do
+			r=$(printf '%s\n' "$out" | sed -n "s/^KUNIT $suite\\.$c \\([A-Z]*\\).*/\\1/p" | head -1)
+			[ "${r:-none}" = PASS ] || status=FAIL
+			detail+=("$c ${r:-did not run}")
+		done
+		result "FIXES $arch:$(name_of "$p").with $status (${detail[*]})"
+	done
+	# the whole suite (the base's cases too), and a clean console
+	if printf '%s\n' "$out" | grep -q '^KUNIT .* FAIL' ||
+	   ! printf '%s\n' "$out" | grep -q "^KUNIT $suite\\."; then
+		result "FIXES $arch:suite.with FAIL (see $KP_BUILD/fixes-with.log)"
+	else
+		result "FIXES $arch:suite.with PASS"
+	fi
+fi
+exit $rc
