@@ -18,8 +18,10 @@
 #   FIXES ARCH:<patch>.with PASS|FAIL|SKIP         its cases pass with the series
 #   FIXES ARCH:<patch>.without-fix PASS|FAIL|SKIP  its cases fail without the fixes
 #
-# (SKIP: the patch adds no KUnit case), then "FIXES ARCH:suite.with" for
-# the whole suite.  Logs: $KP_BUILD/fixes-*.log.  Exit 1 on any FAIL.
+# then "FIXES ARCH:suite.with" for the whole suite.  A fix whose test
+# loads modules has a guest test instead (guest_test_of; itest.sh with
+# kponly=), in the same two builds.  SKIP: the patch has no test.  Logs:
+# $KP_BUILD/fixes-*.log.  Exit 1 on any FAIL.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 arch=${1:-x86_64}
@@ -34,6 +36,43 @@ cases_of() {
 	sed -n 's/^+[[:space:]]*KUNIT_CASE\(_SLOW\)\?(\([a-z0-9_]*\)).*/\2/p' "$dir/$1"
 }
 name_of() { echo "${1%.patch}"; }
+# A patch whose test is a guest test of the workbench (it loads modules,
+# which a KUnit boot cannot): the test's name, and its KPTEST check that
+# must fail without the fix (the others set the case up and must pass).
+guest_test_of() {
+	case $1 in
+	*-Do-not-arm-a-probe-in-module-text-*) echo "95-fixes-modrace fixes.modrace-refused" ;;
+	esac
+}
+# guest PATCH without|with: run the patch's guest test, print its result
+guest() {
+	local p=$1 how=$2 t key out status=PASS detail=() l n r
+	read -r t key <<< "$(guest_test_of "$p")"
+	out=$(KP_APPEND="${KP_APPEND:-} kponly=$t" "$KP_TOOLS/itest.sh" fixes "$arch" 2>&1 || true)
+	cp "$KP_BUILD/itest-fixes-$arch.log" "$KP_BUILD/fixes-$how-$t.log"
+	while read -r l; do
+		set -- $l
+		n=${2#*:} r=$3
+		case $how:$n in
+		without:"$key")
+			if [ "$r" = FAIL ]; then
+				detail+=("$n FAIL without the fix, as expected")
+			else
+				status=FAIL
+				detail+=("$n $r without the fix")
+			fi ;;
+		*)
+			[ "$r" = PASS ] || status=FAIL
+			detail+=("$n $r") ;;
+		esac
+	done < <(printf '%s\n' "$out" | grep '^KPTEST ')
+	[ ${#detail[@]} -gt 0 ] || { status=FAIL; detail=("no result: see $KP_BUILD/fixes-$how-$t.log"); }
+	if [ "$how" = without ]; then
+		result "FIXES $arch:$(name_of "$p").without-fix $status (${detail[*]})"
+	else
+		result "FIXES $arch:$(name_of "$p").with $status (${detail[*]})"
+	fi
+}
 result() {	# result LINE: print it, remember a failure
 	echo "$*"
 	case $2 in FAIL) rc=1 ;; esac
@@ -44,7 +83,11 @@ if [ "$mode" = without ] || [ "$mode" = both ]; then
 	for p in "${series[@]}"; do
 		mapfile -t cases < <(cases_of "$p")
 		if [ ${#cases[@]} = 0 ]; then
-			result "FIXES $arch:$(name_of "$p").without-fix SKIP (the patch adds no KUnit case)"
+			if [ -n "$(guest_test_of "$p")" ]; then
+				guest "$p" without
+			else
+				result "FIXES $arch:$(name_of "$p").without-fix SKIP (the patch has no test)"
+			fi
 			continue
 		fi
 		status=PASS detail=()
@@ -70,7 +113,11 @@ if [ "$mode" = with ] || [ "$mode" = both ]; then
 	for p in "${series[@]}"; do
 		mapfile -t cases < <(cases_of "$p")
 		if [ ${#cases[@]} = 0 ]; then
-			result "FIXES $arch:$(name_of "$p").with SKIP (the patch adds no KUnit case)"
+			if [ -n "$(guest_test_of "$p")" ]; then
+				guest "$p" with
+			else
+				result "FIXES $arch:$(name_of "$p").with SKIP (the patch has no test)"
+			fi
 			continue
 		fi
 		status=PASS detail=()
