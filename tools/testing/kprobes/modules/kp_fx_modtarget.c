@@ -11,8 +11,13 @@
 static int kp_fx_val;
 module_param_named(val, kp_fx_val, int, 0444);
 
-/* notrace: no ftrace site at its entry, so the probe is a breakpoint */
-static noinline notrace int kp_fx_modtarget_func(int x)
+int kp_fx_modtarget_func(int x);
+
+/*
+ * notrace: no ftrace site at its entry, so the probe is a breakpoint;
+ * global, so that it keeps its name.
+ */
+noinline notrace int kp_fx_modtarget_func(int x)
 {
 	return x * 3 + READ_ONCE(kp_fx_val);
 }
