@@ -13,7 +13,8 @@
 #           result) and must fail there.
 #
 # Both builds use one build directory ($KP_BUILD/obj-fixes-ARCH), so the
-# second one is incremental.  Prints, per patch of the series:
+# second one is incremental.  KP_FIXES_BUILD=0: no build, test the kernel
+# that is there (built by an earlier run in the same variant).  Prints, per patch of the series:
 #
 #   FIXES ARCH:<patch>.with PASS|FAIL|SKIP         its cases pass with the series
 #   FIXES ARCH:<patch>.without-fix PASS|FAIL|SKIP  its cases fail without the fixes
@@ -79,7 +80,7 @@ result() {	# result LINE: print it, remember a failure
 }
 
 if [ "$mode" = without ] || [ "$mode" = both ]; then
-	KP_FIXES_NOFIX='*' "$KP_TOOLS/build.sh" fixes "$arch" >&2
+	[ "${KP_FIXES_BUILD:-1}" = 0 ] || KP_FIXES_NOFIX='*' "$KP_TOOLS/build.sh" fixes "$arch" >&2
 	for p in "${series[@]}"; do
 		mapfile -t cases < <(cases_of "$p")
 		if [ ${#cases[@]} = 0 ]; then
@@ -106,7 +107,7 @@ if [ "$mode" = without ] || [ "$mode" = both ]; then
 fi
 
 if [ "$mode" = with ] || [ "$mode" = both ]; then
-	"$KP_TOOLS/build.sh" fixes "$arch" >&2
+	[ "${KP_FIXES_BUILD:-1}" = 0 ] || "$KP_TOOLS/build.sh" fixes "$arch" >&2
 	out=$("$KP_TOOLS/kunit.sh" fixes "$arch" "$suite" 2>&1 || true)
 	cp "$KP_BUILD/kunit-fixes-$arch.log" "$KP_BUILD/fixes-with.log"
 	printf '%s\n' "$out" | grep '^KUNIT ' | sed "s/^KUNIT /KUNIT $arch:/" >&2 || true
