@@ -55,8 +55,9 @@ kp_image() {
 	arm64) echo arch/arm64/boot/Image ;;
 	esac
 }
+# fixes: the base with the bug fixes of patches/fixes/ (fixes.sh)
 kp_check_flavour() {
-	case $1 in ours|upstream) ;; *) kp_die "FLAVOUR must be ours or upstream, not '$1'" ;; esac
+	case $1 in ours|upstream|fixes) ;; *) kp_die "FLAVOUR must be ours, upstream or fixes, not '$1'" ;; esac
 }
 # make for the kernel of flavour $1 and arch $2, with any further arguments.
 kp_kmake() {

@@ -3,6 +3,10 @@
 # stage.sh FLAVOUR: lay out the kernel source tree of a flavour.
 #
 #  upstream: the pristine base, untouched.
+#  fixes:    the base with the series of patches/fixes/ applied, whole
+#            or, with KP_FIXES_TESTS_ONLY=1, only the hunks of its tests
+#            (files matched by patches/fixes/tests): the base with the
+#            tests and none of the fixes.  See fixes.sh.
 #  ours:     the base, minus upstream's kprobes implementation, plus this
 #            repository's files (which mirror kernel paths), plus the
 #            hunks of patches/series applied with patch -p1.
@@ -27,6 +31,9 @@ if [ ! -f "$src/.kp-staged" ]; then
 	: > "$src/.kp-staged"
 fi
 [ "$fl" = upstream ] && exit 0
+if [ "$fl" = fixes ]; then
+	exec "$KP_TOOLS/fixes-stage.sh" "$src"
+fi
 
 # Files whose upstream implementation we replace (../shared/kprobes-contract.md).
 # Keep in sync with tools/testing/kprobes/upstream-files.
