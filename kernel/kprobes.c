@@ -102,6 +102,8 @@ struct workqueue_struct *kprobes_wq __ro_after_init;
 #ifndef CONFIG_KPROBES_COMPAT	/* there the arch code defines both */
 DEFINE_PER_CPU(struct kprobe *, current_kprobe);
 DEFINE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
+/* The exception nesting the running handlers started at (kprobe_set_status()) */
+DEFINE_PER_CPU(unsigned int, kprobe_handler_nest);
 #endif
 EXPORT_PER_CPU_SYMBOL_GPL(current_kprobe);
 DEFINE_PER_CPU(unsigned long, kprobe_step_trap_count);

@@ -303,6 +303,7 @@ struct task_struct;
 
 DECLARE_PER_CPU(struct kprobe *, current_kprobe);
 DECLARE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
+DECLARE_PER_CPU(unsigned int, kprobe_handler_nest);
 
 /**
  * kprobe_running() - the probe this CPU is handling, if any
@@ -768,10 +769,22 @@ static nokprobe_inline void kprobe_count_step_trap(void)
 unsigned long kprobe_step_traps(void);
 unsigned long kprobe_percpu_sum(unsigned long __percpu *counter);
 
+/*
+ * The exception nesting of this CPU as preempt_count() counts it: NMIs
+ * (and the x86 breakpoint and debug traps, which enter as NMIs) and
+ * hardirqs.
+ */
+static __always_inline unsigned int kprobe_nest_level(void)
+{
+	return preempt_count() & (NMI_MASK | HARDIRQ_MASK);
+}
+
 /**
  * kprobe_set_status() - what this CPU does for its running probe
  * @status: KPROBE_HIT_*
  *
+ * KPROBE_HIT_ACTIVE and KPROBE_HIT_SSDONE (handlers about to run) also
+ * record the exception nesting they run at, for kprobe_fault_nested().
  * The control block of the architectures of KPROBES_COMPAT is theirs,
  * with the field under its historical name.  Ours is written as a
  * per-CPU field (one %gs-relative store on x86, not an address
@@ -783,7 +796,26 @@ static nokprobe_inline void kprobe_set_status(unsigned long status)
 	get_kprobe_ctlblk()->kprobe_status = status;
 #else
 	__this_cpu_write(kprobe_ctlblk.status, status);
+	if (status == KPROBE_HIT_ACTIVE || status == KPROBE_HIT_SSDONE)
+		__this_cpu_write(kprobe_handler_nest, kprobe_nest_level());
 #endif
+}
+
+/**
+ * kprobe_fault_nested() - is a fault not the running handlers' own?
+ *
+ * For the arch fault paths, while the running probe's handlers run
+ * (KPROBE_HIT_ACTIVE, KPROBE_HIT_SSDONE): a fault of an exception that
+ * interrupted them and that interrupts cannot mask (an NMI, a debug
+ * exception) comes at a deeper NMI or hardirq level than the one
+ * kprobe_set_status() recorded when they started, and is not theirs to
+ * handle.
+ *
+ * Return: true when the fault is not at the handlers' level.
+ */
+static nokprobe_inline bool kprobe_fault_nested(void)
+{
+	return __this_cpu_read(kprobe_handler_nest) != kprobe_nest_level();
 }
 
 /**

@@ -926,7 +926,7 @@ static void finish_hit(struct kprobe *p, struct pt_regs *regs,
 		return;
 	}
 	if (p->post_handler) {
-		kcb->status = KPROBE_HIT_SSDONE;
+		kprobe_set_status(KPROBE_HIT_SSDONE);
 		kprobe_run_post(p, regs);
 	}
 	reset_current_kprobe();
@@ -1051,7 +1051,7 @@ kprobe_x86_step_callback(struct pt_regs *regs)
 	lockdep = kprobe_lockdep_irqs_off();
 	regs->ip = (unsigned long)p->addr + p->ainsn.len;
 	regs->flags |= kcb->flags;
-	kcb->status = KPROBE_HIT_SSDONE;
+	kprobe_set_status(KPROBE_HIT_SSDONE);
 	kprobe_end_post(p, regs);
 	kprobe_lockdep_irqs_on(lockdep);
 	if (unlikely(rcu))
@@ -1161,7 +1161,7 @@ int kprobe_int3_handler(struct pt_regs *regs)
 		if (!p)
 			return 0;
 		__this_cpu_write(current_kprobe, p);
-		kcb->status = KPROBE_HIT_ACTIVE;
+		kprobe_set_status(KPROBE_HIT_ACTIVE);
 		run_insn(p, regs, kcb, false);
 		return 1;
 	}
@@ -1188,7 +1188,7 @@ int kprobe_int3_handler(struct pt_regs *regs)
 	}
 
 	__this_cpu_write(current_kprobe, p);
-	kcb->status = KPROBE_HIT_ACTIVE;
+	kprobe_set_status(KPROBE_HIT_ACTIVE);
 	if (kprobe_run_pre(p, regs)) {
 		/* The handler moved the ip: skip the instruction. */
 #ifdef CONFIG_OPTPROBES
@@ -1221,7 +1221,8 @@ NOKPROBE_SYMBOL(in_copy);
  * Called with preemption disabled while kprobe_running().  A fault in the
  * copied instruction is rewound to the original instruction (so the
  * fault is reported, and fixed up, there); a fault in a handler goes to
- * that probe's fault_handler.
+ * that probe's fault_handler, but for one of an NMI or #DB nested in the
+ * handler (kprobe_fault_nested()).
  *
  * Return: 1 when handled, 0 to let the kernel handle the fault.
  */
@@ -1260,6 +1261,12 @@ int kprobe_fault_handler(struct pt_regs *regs, int trapnr)
 		return 0;
 	case KPROBE_HIT_ACTIVE:
 	case KPROBE_HIT_SSDONE:
+		/*
+		 * Not a fault of an NMI or #DB that came in the handler:
+		 * those are the kernel's to handle, at the ip they faulted.
+		 */
+		if (kprobe_fault_nested())
+			break;
 		if (cur->fault_handler && cur->fault_handler(cur, regs, trapnr))
 			return 1;
 		break;

@@ -1846,6 +1846,102 @@ static void kpx_foreign_int3(struct kunit *test)
 	kpx_foreign_poke(orig);
 }
 
+/*
+ * A fault of an NMI that came while a handler ran is not the probe's:
+ * the handlers (a pre_handler from the int3 trap, a post_handler from the
+ * post copy, a pre_handler from the optimized detour) each send an NMI to
+ * their own CPU and wait for it; its handler reads a bad kernel address
+ * with copy_from_kernel_nofault(), whose exception table entry makes it
+ * fail with -EFAULT.  The probe's fault_handler, which would take it,
+ * must not be called.  Failed before: it was called for each of them,
+ * with the NMI's pt_regs.
+ */
+static struct {
+	unsigned long *bad;
+	atomic_t pending, nmis, efault, fh_calls;
+} kpx_nf;
+
+static int kpx_nf_nmi(unsigned int type, struct pt_regs *regs)
+{
+	unsigned long v;
+
+	if (!atomic_read(&kpx_nf.pending))
+		return NMI_DONE;
+	if (copy_from_kernel_nofault(&v, kpx_nf.bad, sizeof(v)) == -EFAULT)
+		atomic_inc(&kpx_nf.efault);
+	atomic_inc(&kpx_nf.nmis);
+	atomic_set(&kpx_nf.pending, 0);
+	return NMI_HANDLED;
+}
+
+static void kpx_nf_send(void)
+{
+	unsigned long spins;
+
+	atomic_set(&kpx_nf.pending, 1);
+	__apic_send_IPI_mask(cpumask_of(smp_processor_id()), NMI_VECTOR);
+	for (spins = 0; atomic_read(&kpx_nf.pending) && spins < 100000000UL;
+	     spins++)
+		cpu_relax();
+}
+
+static int kpx_nf_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	kpx_nf_send();
+	return 0;
+}
+
+static void kpx_nf_post(struct kprobe *p, struct pt_regs *regs,
+			unsigned long flags)
+{
+	kpx_nf_send();
+}
+
+static int kpx_nf_fh(struct kprobe *p, struct pt_regs *regs, int trapnr)
+{
+	atomic_inc(&kpx_nf.fh_calls);
+	return 0;
+}
+
+static void kpx_nmi_fault(struct kunit *test)
+{
+	struct kprobe *kp = kunit_kcalloc(test, 3, sizeof(*kp), GFP_KERNEL);
+	int i, n = IS_ENABLED(CONFIG_OPTPROBES) ? 3 : 2;
+	void *area;
+
+	KUNIT_ASSERT_NOT_NULL(test, kp);
+	memset(&kpx_nf, 0, sizeof(kpx_nf));
+	kpx_nf.bad = kpx_bad_kernel_ptr(test, &area);
+	kp[0].symbol_name = "kpx_boost";
+	kp[0].pre_handler = kpx_nf_pre;
+	kp[1].symbol_name = "kpx_postcopy_insn";
+	kp[1].pre_handler = kpx_pre_nop;
+	kp[1].post_handler = kpx_nf_post;
+	kp[2].symbol_name = "kpx_opt";
+	kp[2].pre_handler = kpx_nf_pre;
+	for (i = 0; i < n; i++) {
+		kp[i].fault_handler = kpx_nf_fh;
+		KUNIT_ASSERT_EQ(test, register_kprobe(&kp[i]), 0);
+	}
+	KUNIT_ASSERT_EQ(test, register_nmi_handler(NMI_LOCAL, kpx_nf_nmi, 0,
+						   "kpx_nmi_fault"), 0);
+	KUNIT_EXPECT_EQ(test, kpx_boost(4), 5);
+	KUNIT_EXPECT_EQ(test, kpx_postcopy(1), 101UL);
+	if (n == 3) {
+		wait_for_kprobe_optimizer();
+		KUNIT_EXPECT_TRUE(test, kpx_optimized(&kp[2]));
+		KUNIT_EXPECT_EQ(test, kpx_opt(1), 8);
+	}
+	unregister_nmi_handler(NMI_LOCAL, "kpx_nmi_fault");
+	for (i = 0; i < n; i++)
+		unregister_kprobe(&kp[i]);
+	vfree(area);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpx_nf.nmis), n);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpx_nf.efault), n);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpx_nf.fh_calls), 0);
+	KUNIT_EXPECT_TRUE(test, kpx_no_probe_running());
+}
+
 static struct kunit_case kprobes_x86_unusual_cases[] = {
 	KUNIT_CASE(kpx_extable_kernel),
 	KUNIT_CASE(kpx_extable_user),
@@ -1869,6 +1965,7 @@ static struct kunit_case kprobes_x86_unusual_cases[] = {
 	KUNIT_CASE(kpx_reading_reentry),
 	KUNIT_CASE(kpx_rcu_idle),
 	KUNIT_CASE(kpx_foreign_int3),
+	KUNIT_CASE(kpx_nmi_fault),
 	{}
 };
 
