@@ -42,7 +42,8 @@
  *    interrupts on); sp where the probed instruction has it (these
  *    probes are at functions' first instructions: the return address
  *    into kpc_call()); ip past the int3 (pre, entry), the next
- *    instruction (post), the real return address (return).
+ *    instruction (post), the real return address (return); orig_ax -1
+ *    (on the ftrace path, where ftrace itself leaves 0, too).
  * A jprobe handler is an ordinary function of the probed context (no
  * pt_regs, no running kprobe, the probed code's IF; see
  * arch/x86/kernel/kprobes/jprobe.c): it is checked for the rest.
@@ -51,7 +52,7 @@
  */
 enum kpc_item {
 	KPC_DF, KPC_IF, KPC_AC, KPC_RCU, KPC_PREEMPT, KPC_RUNNING, KPC_STATUS,
-	KPC_CS, KPC_SS, KPC_FLAGS, KPC_SP, KPC_IP, KPC_NITEMS
+	KPC_CS, KPC_SS, KPC_FLAGS, KPC_SP, KPC_IP, KPC_ORIG_AX, KPC_NITEMS
 };
 
 static const char * const kpc_item_name[KPC_NITEMS] = {
@@ -67,6 +68,7 @@ static const char * const kpc_item_name[KPC_NITEMS] = {
 	[KPC_FLAGS] = "regs->flags",
 	[KPC_SP] = "regs->sp",
 	[KPC_IP] = "regs->ip",
+	[KPC_ORIG_AX] = "regs->orig_ax",
 };
 
 /* Where regs->sp must be. */
@@ -139,6 +141,8 @@ static void kpc_check(struct kpc_seen *s, struct pt_regs *regs,
 		if (sp == KPC_SP_ENTRY ? regs->ip != ip :
 		    !kpc_in_caller(regs->ip))
 			bad |= BIT(KPC_IP);
+		if (regs->orig_ax != -1UL)
+			bad |= BIT(KPC_ORIG_AX);
 	}
 	s->failed |= bad & ~exempt;
 }
@@ -444,8 +448,8 @@ static void kpc_jprobe(struct kunit *test)
  * A fault_handler, for a page fault in a handler of each path: it runs
  * in the #PF handler's context, with the probe still running (status
  * as in the handler that faulted) and the fault's pt_regs (its ip, sp
- * and flags are the faulting handler's, not the probed code's: those
- * items are the handler's to know).
+ * and flags are the faulting handler's, not the probed code's, and its
+ * orig_ax the fault's error code: those items are the handler's to know).
  */
 static struct {
 	unsigned long *bad;
@@ -477,7 +481,8 @@ static int kpc_fault_fh(struct kprobe *p, struct pt_regs *regs, int trapnr)
 	if (regs->ip != kpc_f.insn)
 		return 0;
 	kpc_check(&kpc.fault, regs, p, kpc_f.status, 0, KPC_SP_ENTRY,
-		  BIT(KPC_SP) | BIT(KPC_IP) | BIT(KPC_FLAGS));
+		  BIT(KPC_SP) | BIT(KPC_IP) | BIT(KPC_FLAGS) |
+		  BIT(KPC_ORIG_AX));
 	regs->ip = kpc_f.resume;
 	return 1;
 }
