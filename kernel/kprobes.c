@@ -200,16 +200,24 @@ static void site_post_handler(struct kprobe *sp, struct pt_regs *regs,
 
 NOKPROBE_SYMBOL(site_post_handler);
 
+/*
+ * A fault of the site's copied instruction: each fault_handler sees its
+ * own probe as kprobe_running(), as the other handlers do.
+ */
 static int site_fault_handler(struct kprobe *sp, struct pt_regs *regs,
 			      int trapnr)
 {
 	struct kprobe_site *site = to_site(sp);
 	struct kprobe *p;
+	int ret;
 
 	list_for_each_entry_rcu(p, &site->probes, list) {
 		if (kprobe_disabled(p) || !p->fault_handler)
 			continue;
-		if (p->fault_handler(p, regs, trapnr))
+		__this_cpu_write(current_kprobe, p);
+		ret = p->fault_handler(p, regs, trapnr);
+		__this_cpu_write(current_kprobe, sp);
+		if (ret)
 			return 1;
 	}
 	return 0;

@@ -575,6 +575,92 @@ static void kpc_fault_ftrace(struct kunit *test)
 #endif
 }
 
+/*
+ * A fault_handler for a fault of the probed instruction's copy: in the
+ * slot stepped after the trap (a load with an exception table entry,
+ * which the fault_handler leaves to it) or in the post copy (a load
+ * without one, which the fault_handler skips).  It sees its own probe as
+ * kprobe_running(), KPROBE_HIT_SS, and the fault at the probed address.
+ * Failed before: kprobe_running() was the probe's internal site.
+ */
+static struct {
+	unsigned long resume;
+	bool at_addr;
+} kpc_fc;
+
+static int kpc_fault_copy_fh(struct kprobe *p, struct pt_regs *regs,
+			     int trapnr)
+{
+	kpc_check(&kpc.fault, regs, p, KPROBE_HIT_SS, 0, KPC_SP_ENTRY,
+		  BIT(KPC_SP) | BIT(KPC_IP) | BIT(KPC_FLAGS) |
+		  BIT(KPC_ORIG_AX));
+	kpc_fc.at_addr = regs->ip == (unsigned long)p->addr;
+	if (!kpc_fc.resume)
+		return 0;
+	regs->ip = kpc_fc.resume;
+	return 1;
+}
+
+/* these are called directly, not from kpc_call(): only count the hits */
+static int kpc_fault_copy_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	atomic_inc(&kpc.pre.calls);
+	return 0;
+}
+
+static void kpc_fault_copy_post(struct kprobe *p, struct pt_regs *regs,
+				unsigned long flags)
+{
+	atomic_inc(&kpc.post.calls);
+}
+
+static void kpc_fault_copy(struct kunit *test)
+{
+	struct kprobe *kp = kunit_kcalloc(test, 2, sizeof(*kp), GFP_KERNEL);
+	unsigned long out = 0, traps, *bad;
+	void *area;
+
+	KUNIT_ASSERT_NOT_NULL(test, kp);
+	memset(&kpc, 0, sizeof(kpc));
+	memset(&kpc_fc, 0, sizeof(kpc_fc));
+	bad = kpx_bad_kernel_ptr(test, &area);
+
+	/* stepped: the exception table entry makes the copy unboostable */
+	kp[0].symbol_name = "kpx_exload_insn";
+	kp[0].pre_handler = kpc_fault_copy_pre;
+	kp[0].fault_handler = kpc_fault_copy_fh;
+	KUNIT_ASSERT_EQ(test, register_kprobe(&kp[0]), 0);
+	KUNIT_EXPECT_FALSE(test, kpx_ai(&kp[0])->boostable);
+	traps = kprobe_step_traps();
+	KUNIT_EXPECT_EQ(test, kpx_exload(bad, &out), (long)-EFAULT);
+	KUNIT_EXPECT_EQ(test, kprobe_step_traps() - traps, 0UL);
+	unregister_kprobe(&kp[0]);
+	kpc_expect(test, "pre", &kpc.pre, 1);
+	kpc_expect(test, "fault (stepped copy)", &kpc.fault, 1);
+	KUNIT_EXPECT_TRUE(test, kpc_fc.at_addr);
+
+	/* the post copy: the fault_handler skips the load */
+	memset(&kpc, 0, sizeof(kpc));
+	memset(&kpc_fc, 0, sizeof(kpc_fc));
+	kpc_fc.resume = kpx_sym("kpx_rawload_end");
+	kp[1].symbol_name = "kpx_rawload_insn";
+	kp[1].pre_handler = kpc_fault_copy_pre;
+	kp[1].post_handler = kpc_fault_copy_post;
+	kp[1].fault_handler = kpc_fault_copy_fh;
+	KUNIT_ASSERT_EQ(test, register_kprobe(&kp[1]), 0);
+	KUNIT_EXPECT_TRUE(test, kpx_ai(&kp[1])->boostable);
+	traps = kprobe_step_traps();
+	KUNIT_EXPECT_EQ(test, kpx_rawload(bad), -1L);
+	KUNIT_EXPECT_EQ(test, kprobe_step_traps() - traps, 0UL);
+	unregister_kprobe(&kp[1]);
+	vfree(area);
+	kpc_expect(test, "pre", &kpc.pre, 1);
+	kpc_expect(test, "fault (post copy)", &kpc.fault, 1);
+	/* the fault_handler moved the ip: no post_handler */
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpc.post.calls), 0);
+	KUNIT_EXPECT_TRUE(test, kpc_fc.at_addr);
+}
+
 static struct kunit_case kprobes_x86_context_cases[] = {
 	KUNIT_CASE(kpc_int3_step),
 	KUNIT_CASE(kpc_int3_emulated),
@@ -590,6 +676,7 @@ static struct kunit_case kprobes_x86_context_cases[] = {
 	KUNIT_CASE(kpc_fault_post_copy),
 	KUNIT_CASE(kpc_fault_optimized),
 	KUNIT_CASE(kpc_fault_ftrace),
+	KUNIT_CASE(kpc_fault_copy),
 	{}
 };
 
