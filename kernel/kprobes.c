@@ -1306,11 +1306,33 @@ static int kprobe_ftrace_site(unsigned long addr)
 	return 1;
 }
 
+#ifdef CONFIG_MODULES
+/*
+ * kprobe_text_module() - the module whose text holds @addr
+ * @addr: an address
+ *
+ * __module_text_address(), for check_location() and recheck_module();
+ * with preemption disabled.  A KUnit test stands in for it to change a
+ * module's state while a registration waits for kprobe_mutex.
+ *
+ * Return: the module, or NULL.
+ */
+VISIBLE_IF_KUNIT struct module *kprobe_text_module(unsigned long addr)
+{
+	KUNIT_STATIC_STUB_REDIRECT(kprobe_text_module, addr);
+	return __module_text_address(addr);
+}
+EXPORT_SYMBOL_IF_KUNIT(kprobe_text_module);
+#endif
+
 /*
  * Is @addr somewhere a breakpoint may go?  On success with a module
- * address, *@modp holds a reference the caller drops after registering.
+ * address, *@modp holds a reference the caller drops after registering,
+ * and *@corep is an address of the module's core text (see
+ * recheck_module()).
  */
-static int check_location(unsigned long addr, struct module **modp)
+static int check_location(unsigned long addr, struct module **modp,
+			  unsigned long *corep)
 {
 	struct module *mod __maybe_unused;
 	int ret = 0;
@@ -1341,7 +1363,7 @@ static int check_location(unsigned long addr, struct module **modp)
 
 #ifdef CONFIG_MODULES
 	preempt_disable();
-	mod = __module_text_address(addr);
+	mod = kprobe_text_module(addr);
 	if (mod) {
 		if (mod->state == MODULE_STATE_GOING || !try_module_get(mod)) {
 			ret = -ENOENT;
@@ -1351,6 +1373,7 @@ static int check_location(unsigned long addr, struct module **modp)
 			ret = -ENOENT;
 		} else {
 			*modp = mod;
+			*corep = (unsigned long)mod->mem[MOD_TEXT].base;
 		}
 	}
 	preempt_enable();
@@ -1397,8 +1420,14 @@ EXPORT_SYMBOL_IF_KUNIT(kprobe_module_text_left);
 /*
  * kprobe_module_text_left() for @addr in @mod (NULL: kernel text, whose
  * init text is dealt with by kprobe_free_init_mem() under kprobe_mutex).
+ * When the text is gone, the reference check_location() took is dropped
+ * if @mod is still there (found at @core, its core text): a module that
+ * went LIVE meanwhile, whose init text was probed, must not be left
+ * with a count no one drops.  One that is gone (a failed init frees its
+ * memory, struct module included, whatever its count) is not touched.
  */
-static int recheck_module(struct module *mod, unsigned long addr)
+static int recheck_module(struct module *mod, unsigned long addr,
+			  unsigned long core)
 {
 	int ret = 0;
 
@@ -1407,7 +1436,9 @@ static int recheck_module(struct module *mod, unsigned long addr)
 		return 0;
 #ifdef CONFIG_MODULES
 	preempt_disable();
-	ret = kprobe_module_text_left(mod, __module_text_address(addr), addr);
+	ret = kprobe_module_text_left(mod, kprobe_text_module(addr), addr);
+	if (ret && kprobe_text_module(core) == mod)
+		module_put(mod);
 	preempt_enable();
 #endif
 	return ret;
@@ -1593,6 +1624,7 @@ static int register_at(struct kprobe *p, kprobe_opcode_t *addr, bool on_entry)
 int register_kprobe(struct kprobe *p)
 {
 	kprobe_opcode_t *addr;
+	unsigned long core = 0;
 	struct module *mod;
 	bool on_entry;
 	int ret;
@@ -1608,18 +1640,14 @@ int register_kprobe(struct kprobe *p)
 	if (IS_ERR(addr))
 		return PTR_ERR(addr);
 
-	ret = check_location((unsigned long)addr, &mod);
+	ret = check_location((unsigned long)addr, &mod, &core);
 	if (ret)
 		return ret;
 
 	scoped_guard(mutex, &kprobe_mutex) {
-		ret = recheck_module(mod, (unsigned long)addr);
+		ret = recheck_module(mod, (unsigned long)addr, core);
 		if (ret)
-			/*
-			 * The module is going or gone: it frees its memory,
-			 * struct module included, whatever its count says
-			 * (a failed init); no module_put() into it.
-			 */
+			/* its reference is dealt with (recheck_module()) */
 			return ret;
 		ret = site_of(p) ? -EINVAL : register_at(p, addr, on_entry);
 	}
