@@ -216,5 +216,11 @@ int kprobe_x86_place_copy(u8 *code, unsigned long to, unsigned long from,
 /* For tests: probe hits that took the breakpoint trap, summed over CPUs. */
 unsigned long kprobe_int3_hits(void);
 
+#if IS_ENABLED(CONFIG_KUNIT)
+/* What the KUnit tests stand in for (kunit_activate_static_stub()). */
+unsigned long kprobe_opt_x86_resume_ip(struct optimized_kprobe *op,
+				       unsigned long ip);
+#endif
+
 #endif /* CONFIG_KPROBES */
 #endif /* _ASM_X86_KPROBES_H */

@@ -54,6 +54,7 @@
 #include <linux/memory.h>
 #include <linux/string_choices.h>
 #include <kunit/test.h>
+#include <kunit/static_stub.h>
 #include <asm/text-patching.h>
 #include <linux/linkage.h>
 #include <asm/asm.h>
@@ -1942,6 +1943,76 @@ static void kpx_nmi_fault(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, kpx_no_probe_running());
 }
 
+/*
+ * Where RCU does not watch, an optimized probe whose pre_handler moves
+ * the ip: where it resumes (kprobe_opt_x86_resume_ip(), which reads the
+ * site) is worked out while RCU still watches, for an unregistration's
+ * grace period waits for nothing else.  A stand-in for it notes whether
+ * RCU watched.  Failed before: the trampoline's redirect call worked it
+ * out after ct_nmi_exit(), with RCU not watching, from a site that could
+ * have been freed meanwhile.
+ */
+#if defined(CONFIG_CONTEXT_TRACKING_IDLE) && defined(CONFIG_OPTPROBES)
+static struct {
+	atomic_t calls;
+	bool rcu_off;
+	unsigned long to;
+} kpx_rr;
+
+static int kpx_rr_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	regs->ax = 42;
+	regs->ip = kpx_rr.to;
+	return 1;
+}
+
+/* kpx_rr.to is past the optimized region: the ip stays as it is */
+static unsigned long kpx_rr_resume_ip(struct optimized_kprobe *op,
+				      unsigned long ip)
+{
+	atomic_inc(&kpx_rr.calls);
+	if (!rcu_is_watching())
+		WRITE_ONCE(kpx_rr.rcu_off, true);
+	return ip;
+}
+#endif
+
+static void kpx_rcu_idle_redirect(struct kunit *test)
+{
+#if defined(CONFIG_CONTEXT_TRACKING_IDLE) && defined(CONFIG_OPTPROBES)
+	struct kprobe *kp = kunit_kzalloc(test, sizeof(*kp), GFP_KERNEL);
+	int v1, v2;
+
+	KUNIT_ASSERT_NOT_NULL(test, kp);
+	memset(&kpx_rr, 0, sizeof(kpx_rr));
+	/* kpx_opt's ret, after the 5-byte movl and the 2-byte addl */
+	kpx_rr.to = kpx_body(kpx_opt) + 7;
+	kp->symbol_name = "kpx_opt";
+	kp->pre_handler = kpx_rr_pre;
+	KUNIT_ASSERT_EQ(test, register_kprobe(kp), 0);
+	wait_for_kprobe_optimizer();
+	KUNIT_EXPECT_TRUE(test, kpx_optimized(kp));
+	kunit_activate_static_stub(test, kprobe_opt_x86_resume_ip,
+				   kpx_rr_resume_ip);
+	v1 = kpx_opt(1);
+	local_irq_disable();
+	ct_idle_enter();
+	v2 = kpx_opt(2);
+	ct_idle_exit();
+	local_irq_enable();
+	kunit_deactivate_static_stub(test, kprobe_opt_x86_resume_ip);
+	unregister_kprobe(kp);
+	KUNIT_EXPECT_EQ(test, v1, 42);
+	KUNIT_EXPECT_EQ(test, v2, 42);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpx_rr.calls), 2);
+	KUNIT_EXPECT_FALSE_MSG(test, READ_ONCE(kpx_rr.rcu_off),
+			       "the redirect read the site with RCU not watching");
+	KUNIT_EXPECT_TRUE(test, kpx_no_probe_running());
+#else
+	kunit_skip(test, "needs CONFIG_CONTEXT_TRACKING_IDLE and CONFIG_OPTPROBES");
+#endif
+}
+
 static struct kunit_case kprobes_x86_unusual_cases[] = {
 	KUNIT_CASE(kpx_extable_kernel),
 	KUNIT_CASE(kpx_extable_user),
@@ -1966,6 +2037,7 @@ static struct kunit_case kprobes_x86_unusual_cases[] = {
 	KUNIT_CASE(kpx_rcu_idle),
 	KUNIT_CASE(kpx_foreign_int3),
 	KUNIT_CASE(kpx_nmi_fault),
+	KUNIT_CASE(kpx_rcu_idle_redirect),
 	{}
 };
 
