@@ -59,6 +59,8 @@
 #include <linux/extable.h>
 #include <linux/cfi.h>
 #include <linux/kgdb.h>
+#include <kunit/static_stub.h>
+#include <kunit/visibility.h>
 #include <asm/text-patching.h>
 #include <asm/alternative.h>
 #include <asm/insn.h>
@@ -1015,12 +1017,55 @@ static void run_insn(struct kprobe *p, struct pt_regs *regs,
 	kcb->flags = regs->flags & (X86_EFLAGS_IF | X86_EFLAGS_TF);
 	regs->flags &= ~(X86_EFLAGS_IF | X86_EFLAGS_TF);
 	regs->ip = (unsigned long)ai->insn;
-	if (ai->kind == KPX_STEP && post_copy_ok(p, regs, reentered))
+	if (ai->kind == KPX_STEP && post_copy_ok(p, regs, reentered)) {
 		regs->ip += KPROBE_POST_OFFSET;
+		kcb->addr = (unsigned long)p->addr;
+		kcb->next = kcb->addr + ai->len;
+	}
 	kcb->status = reentered ? KPROBE_REENTER : KPROBE_HIT_SS;
 }
 
 NOKPROBE_SYMBOL(run_insn);
+
+/*
+ * kprobe_x86_site_left() - is @p still the site registered at @addr
+ * @p: the running probe, a site that may be freed: only compared
+ * @addr: its probed address
+ *
+ * With RCU watching.  A KUnit test stands in for it to make a site go
+ * while its post copy runs.
+ *
+ * Return: true when the lookup finds @p.
+ */
+VISIBLE_IF_KUNIT bool kprobe_x86_site_left(struct kprobe *p,
+					   unsigned long addr)
+{
+	KUNIT_STATIC_STUB_REDIRECT(kprobe_x86_site_left, p, addr);
+	return kprobe_lookup((kprobe_opcode_t *)addr) == p;
+}
+EXPORT_SYMBOL_IF_KUNIT(kprobe_x86_site_left);
+NOKPROBE_SYMBOL(kprobe_x86_site_left);
+
+/* The end of a post copy hit, once RCU watches (kprobe_x86_step_callback()) */
+static __always_inline void post_copy_done(struct pt_regs *regs, bool rcu)
+{
+	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+	struct kprobe *p = kprobe_running();
+	bool lockdep;
+
+	if (unlikely(rcu) && unlikely(!kprobe_x86_site_left(p, kcb->addr))) {
+		regs->flags |= kcb->flags;
+		regs->ip = kcb->next;
+		reset_current_kprobe();
+		return;
+	}
+	lockdep = kprobe_lockdep_irqs_off();
+	regs->ip = (unsigned long)p->addr + p->ainsn.len;
+	regs->flags |= kcb->flags;
+	kprobe_set_status(KPROBE_HIT_SSDONE);
+	kprobe_end_post(p, regs);
+	kprobe_lockdep_irqs_on(lockdep);
+}
 
 /**
  * kprobe_x86_step_callback() - the end of a hit that ran the post copy
@@ -1036,24 +1081,24 @@ NOKPROBE_SYMBOL(run_insn);
  * interrupts are off meanwhile, and where RCU is not watching (probed
  * code called between ct_idle_enter() and ct_idle_exit()) the handlers
  * get ct_nmi_enter(), as the second int3's entry would give them.
+ *
+ * There, though, RCU did not watch since the int3's exit either: an
+ * unregistration's grace period did not wait for this hit, and the site
+ * may be gone.  Nothing of it is read before the lookup under
+ * ct_nmi_enter() has found it still registered (an unregistration
+ * unhashes it before its grace period, which then waits for us); if it
+ * has gone, the hit ends with no post_handler, at the next instruction
+ * the int3 handler noted.
  */
 __visible __noendbr notrace void
 kprobe_x86_step_callback(struct pt_regs *regs)
 {
 	unsigned long *ret = (unsigned long *)(regs + 1);
-	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
-	struct kprobe *p = kprobe_running();
 	bool rcu = !kprobe_rcu_watching();
-	bool lockdep;
 
 	if (unlikely(rcu))
 		ct_nmi_enter();
-	lockdep = kprobe_lockdep_irqs_off();
-	regs->ip = (unsigned long)p->addr + p->ainsn.len;
-	regs->flags |= kcb->flags;
-	kprobe_set_status(KPROBE_HIT_SSDONE);
-	kprobe_end_post(p, regs);
-	kprobe_lockdep_irqs_on(lockdep);
+	post_copy_done(regs, rcu);
 	if (unlikely(rcu))
 		ct_nmi_exit();
 	*ret = regs->ip;

@@ -2013,6 +2013,75 @@ static void kpx_rcu_idle_redirect(struct kunit *test)
 #endif
 }
 
+/*
+ * Where RCU does not watch, a probe with a post_handler whose site is
+ * unregistered while its post copy runs (RCU did not watch since the
+ * int3's exit, so the grace period need not wait for the hit): the
+ * callback looks the site up again once RCU watches, and finding it gone
+ * ends the hit at the next instruction, with the probed code's IF back,
+ * reading nothing of the site.  The lookup's stand-in says "gone" (an
+ * unregistration unhashes the site first); with RCU watching it is not
+ * asked.  Failed before: the post_handler ran from the freed site.
+ */
+#ifdef CONFIG_CONTEXT_TRACKING_IDLE
+static struct {
+	atomic_t post, lookups;
+} kpx_pg;
+
+static void kpx_pg_post(struct kprobe *p, struct pt_regs *regs,
+			unsigned long flags)
+{
+	atomic_inc(&kpx_pg.post);
+}
+
+static bool kpx_pg_site_left(struct kprobe *p, unsigned long addr)
+{
+	atomic_inc(&kpx_pg.lookups);
+	return false;
+}
+#endif
+
+static void kpx_rcu_idle_post_gone(struct kunit *test)
+{
+#ifdef CONFIG_CONTEXT_TRACKING_IDLE
+	struct kprobe *kp = kunit_kzalloc(test, sizeof(*kp), GFP_KERNEL);
+	unsigned long v, traps;
+	bool irqs_off;
+
+	KUNIT_ASSERT_NOT_NULL(test, kp);
+	memset(&kpx_pg, 0, sizeof(kpx_pg));
+	kp->symbol_name = "kpx_postcopy_insn";
+	kp->pre_handler = kpx_pre_nop;
+	kp->post_handler = kpx_pg_post;
+	KUNIT_ASSERT_EQ(test, register_kprobe(kp), 0);
+	KUNIT_EXPECT_TRUE(test, kpx_ai(kp)->boostable);
+	kunit_activate_static_stub(test, kprobe_x86_site_left,
+				   kpx_pg_site_left);
+	traps = kprobe_step_traps();
+	local_irq_disable();
+	ct_idle_enter();
+	v = kpx_postcopy(10);
+	ct_idle_exit();
+	irqs_off = irqs_disabled();
+	local_irq_enable();
+	KUNIT_EXPECT_EQ(test, v, 110UL);
+	KUNIT_EXPECT_TRUE(test, irqs_off);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpx_pg.post), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpx_pg.lookups), 1);
+	KUNIT_EXPECT_TRUE(test, kpx_no_probe_running());
+	/* RCU watching: no lookup, the post_handler runs */
+	KUNIT_EXPECT_EQ(test, kpx_postcopy(1), 101UL);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpx_pg.post), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpx_pg.lookups), 1);
+	KUNIT_EXPECT_EQ(test, kprobe_step_traps() - traps, 0UL);
+	kunit_deactivate_static_stub(test, kprobe_x86_site_left);
+	unregister_kprobe(kp);
+	KUNIT_EXPECT_TRUE(test, kpx_no_probe_running());
+#else
+	kunit_skip(test, "no CONFIG_CONTEXT_TRACKING_IDLE (TINY_RCU): RCU always watches");
+#endif
+}
+
 static struct kunit_case kprobes_x86_unusual_cases[] = {
 	KUNIT_CASE(kpx_extable_kernel),
 	KUNIT_CASE(kpx_extable_user),
@@ -2038,6 +2107,7 @@ static struct kunit_case kprobes_x86_unusual_cases[] = {
 	KUNIT_CASE(kpx_foreign_int3),
 	KUNIT_CASE(kpx_nmi_fault),
 	KUNIT_CASE(kpx_rcu_idle_redirect),
+	KUNIT_CASE(kpx_rcu_idle_post_gone),
 	{}
 };
 
