@@ -165,8 +165,10 @@ typedef int (*kprobe_fault_handler_t)(struct kprobe *p, struct pt_regs *regs,
  * function with the probed function's prototype, entered in the probed
  * function's place, with its arguments, stack and interrupt state; it
  * has no pt_regs and kprobe_running() is NULL there, and only preemption
- * is disabled.  The pre_handler of its site and the post_handler that
- * follows jprobe_return() run in the context above.
+ * is disabled.  RCU watches it, also where the probed code runs without
+ * (the entry trap keeps RCU watching until the trap of jprobe_return()).
+ * The pre_handler of its site and the post_handler that follows
+ * jprobe_return() run in the context above.
  *
  * This is the x86 and arm64 code's promise.  The architectures of the
  * compat layer (CONFIG_KPROBES_COMPAT) run their own trap, ftrace and

@@ -2082,6 +2082,66 @@ static void kpx_rcu_idle_post_gone(struct kunit *test)
 #endif
 }
 
+/*
+ * A jprobe on a function called where RCU does not watch (no ftrace site:
+ * the breakpoint's path; the ftrace path skips such hits): its handler
+ * finds RCU watching, and RCU stops watching again once the function
+ * returned.  Failed before: the handler ran with RCU not watching, where
+ * the grace period of an unregistration would not have waited for it.
+ */
+#if defined(CONFIG_JPROBES) && defined(CONFIG_CONTEXT_TRACKING_IDLE)
+static struct {
+	atomic_t calls;
+	bool rcu_off;
+} kpx_jr;
+
+static noinline notrace __used __noipa long kpx_jr_target(long x)
+{
+	return x + 3;
+}
+
+static long kpx_jr_handler(long x)
+{
+	atomic_inc(&kpx_jr.calls);
+	if (!rcu_is_watching())
+		WRITE_ONCE(kpx_jr.rcu_off, true);
+	jprobe_return();
+	return 0;
+}
+#endif
+
+static void kpx_jprobe_rcu_idle(struct kunit *test)
+{
+#if defined(CONFIG_JPROBES) && defined(CONFIG_CONTEXT_TRACKING_IDLE)
+	struct jprobe *jp = kunit_kzalloc(test, sizeof(*jp), GFP_KERNEL);
+	bool watching_after;
+	long v;
+
+	KUNIT_ASSERT_NOT_NULL(test, jp);
+	memset(&kpx_jr, 0, sizeof(kpx_jr));
+	jp->kp.symbol_name = "kpx_jr_target";
+	jp->entry = kpx_jr_handler;
+	KUNIT_ASSERT_EQ(test, register_jprobe(jp), 0);
+	KUNIT_EXPECT_FALSE(test, kprobe_ftrace(&jp->kp));
+	local_irq_disable();
+	ct_idle_enter();
+	v = kpx_jr_target(1);
+	watching_after = rcu_is_watching();
+	ct_idle_exit();
+	local_irq_enable();
+	KUNIT_EXPECT_EQ(test, kpx_jr_target(2), 5L);
+	unregister_jprobe(jp);
+	KUNIT_EXPECT_EQ(test, v, 4L);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpx_jr.calls), 2);
+	KUNIT_EXPECT_FALSE_MSG(test, READ_ONCE(kpx_jr.rcu_off),
+			       "jprobe handler: RCU not watching");
+	KUNIT_EXPECT_FALSE(test, watching_after);
+	KUNIT_EXPECT_TRUE(test, kpx_no_probe_running());
+#else
+	kunit_skip(test, "needs CONFIG_JPROBES and CONFIG_CONTEXT_TRACKING_IDLE");
+#endif
+}
+
 static struct kunit_case kprobes_x86_unusual_cases[] = {
 	KUNIT_CASE(kpx_extable_kernel),
 	KUNIT_CASE(kpx_extable_user),
@@ -2108,6 +2168,7 @@ static struct kunit_case kprobes_x86_unusual_cases[] = {
 	KUNIT_CASE(kpx_nmi_fault),
 	KUNIT_CASE(kpx_rcu_idle_redirect),
 	KUNIT_CASE(kpx_rcu_idle_post_gone),
+	KUNIT_CASE(kpx_jprobe_rcu_idle),
 	{}
 };
 
