@@ -224,6 +224,7 @@ unsigned long kprobe_int3_hits(void);
 
 #if IS_ENABLED(CONFIG_KUNIT)
 /* What the KUnit tests stand in for (kunit_activate_static_stub()). */
+bool kprobe_x86_kgdb_break(unsigned long ip);
 bool kprobe_x86_site_left(struct kprobe *p, unsigned long addr);
 unsigned long kprobe_opt_x86_resume_ip(struct optimized_kprobe *op,
 				       unsigned long ip);

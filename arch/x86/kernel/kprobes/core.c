@@ -149,6 +149,25 @@ bool kprobe_x86_falls_through(const struct insn *insn)
 	return true;
 }
 
+/*
+ * kprobe_x86_kgdb_break() - is there a kgdb breakpoint at @ip
+ * @ip: a kernel text address
+ *
+ * A KUnit test stands in for it (kgdb sets none in a test).
+ *
+ * Return: true when kgdb has an active breakpoint at @ip.
+ */
+VISIBLE_IF_KUNIT bool kprobe_x86_kgdb_break(unsigned long ip)
+{
+	KUNIT_STATIC_STUB_REDIRECT(kprobe_x86_kgdb_break, ip);
+#ifdef CONFIG_KGDB
+	return kgdb_has_hit_break(ip);
+#else
+	return false;
+#endif
+}
+EXPORT_SYMBOL_IF_KUNIT(kprobe_x86_kgdb_break);
+
 /**
  * kprobe_x86_foreign_int3() - is an int3 in the text someone's breakpoint
  * @insn: an instruction decoded from the original text (our own
@@ -177,10 +196,8 @@ bool kprobe_x86_foreign_int3(const struct insn *insn, unsigned long ip,
 	if (insn->opcode.nbytes != 1 ||
 	    insn->opcode.bytes[0] != INT3_INSN_OPCODE)
 		return false;
-#ifdef CONFIG_KGDB
-	if (kgdb_has_hit_break(ip))
+	if (kprobe_x86_kgdb_break(ip))
 		return true;
-#endif
 	return reached;
 }
 

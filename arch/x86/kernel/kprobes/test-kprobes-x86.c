@@ -2083,6 +2083,64 @@ static void kpx_rcu_idle_post_gone(struct kunit *test)
 }
 
 /*
+ * kgdb's own breakpoint, which kprobe_x86_foreign_int3() asks kgdb about:
+ * an int3 after a jmp (where padding may be, so not foreign by itself)
+ * followed by code, and a probe after it.  Without a kgdb breakpoint
+ * there the probe registers; with one (kgdb's table stood in for) it is
+ * refused with -EBUSY, as the int3 hides the first byte of an unknown
+ * instruction.  Failed before the kgdb branch: it registered both times.
+ */
+asm("	.pushsection .text, \"ax\"\n"
+/* int kpx_kgdb(void): 3; an int3 that never runs after its jmp */
+KPX_FUNC(kpx_kgdb)
+"	jmp 1f\n"
+"	int3\n"
+"1:	movl $3, %eax\n"
+	ASM_RET
+KPX_END(kpx_kgdb)
+"	.popsection\n"
+);
+
+asmlinkage int kpx_kgdb(void);
+
+static unsigned long kpx_kgdb_at;
+
+static bool kpx_kgdb_break_at(unsigned long ip)
+{
+	return ip == kpx_kgdb_at;
+}
+
+static void kpx_kgdb_break(struct kunit *test)
+{
+	struct kprobe *kp = kunit_kcalloc(test, 2, sizeof(*kp), GFP_KERNEL);
+	unsigned long x = kpx_body(kpx_kgdb);
+	int ret;
+
+	KUNIT_ASSERT_NOT_NULL(test, kp);
+	/* jmp rel8, then the int3 */
+	KUNIT_ASSERT_EQ(test, *(u8 *)x, 0xeb);
+	KUNIT_ASSERT_EQ(test, *(u8 *)(x + 2), INT3_INSN_OPCODE);
+	kp[0].addr = (kprobe_opcode_t *)(x + 3);
+	kp[0].pre_handler = kpx_pre_nop;
+	ret = register_kprobe(&kp[0]);
+	if (!ret)
+		unregister_kprobe(&kp[0]);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+
+	kpx_kgdb_at = x + 2;
+	kunit_activate_static_stub(test, kprobe_x86_kgdb_break,
+				   kpx_kgdb_break_at);
+	kp[1].addr = (kprobe_opcode_t *)(x + 3);
+	kp[1].pre_handler = kpx_pre_nop;
+	ret = register_kprobe(&kp[1]);
+	if (!ret)
+		unregister_kprobe(&kp[1]);
+	kunit_deactivate_static_stub(test, kprobe_x86_kgdb_break);
+	KUNIT_EXPECT_EQ(test, ret, -EBUSY);
+	KUNIT_EXPECT_EQ(test, kpx_kgdb(), 3);
+}
+
+/*
  * A jprobe on a function called where RCU does not watch (no ftrace site:
  * the breakpoint's path; the ftrace path skips such hits): its handler
  * finds RCU watching, and RCU stops watching again once the function
@@ -2168,6 +2226,7 @@ static struct kunit_case kprobes_x86_unusual_cases[] = {
 	KUNIT_CASE(kpx_nmi_fault),
 	KUNIT_CASE(kpx_rcu_idle_redirect),
 	KUNIT_CASE(kpx_rcu_idle_post_gone),
+	KUNIT_CASE(kpx_kgdb_break),
 	KUNIT_CASE(kpx_jprobe_rcu_idle),
 	{}
 };
