@@ -146,6 +146,10 @@ typedef int (*kprobe_fault_handler_t)(struct kprobe *p, struct pt_regs *regs,
  *   goes to the running probe's fault_handler, then to the exception
  *   tables, so the nofault accessors are safe; a fault of an exception
  *   nested in the handler (an NMI, a watchpoint) is never given to it.
+ *   x86: so for a page fault and the traps of the die chain (DIE_TRAP);
+ *   a general protection fault in a handler tries the exception tables
+ *   first, and reaches the fault_handler only when none matched (one in
+ *   the copy, which has no entry there, reaches it first).
  * - pt_regs (but a fault_handler's, which are those of the fault, as
  *   the fault's own exception entry saved them) as the breakpoint trap
  *   fills them: the probed code's

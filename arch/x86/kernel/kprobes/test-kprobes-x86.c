@@ -2141,6 +2141,58 @@ static void kpx_kgdb_break(struct kunit *test)
 }
 
 /*
+ * The order on a general protection fault in a handler, as documented:
+ * the exception tables first (the kernel's #GP handler tries them before
+ * kprobes), so a load with a fixup entry is fixed without the
+ * fault_handler; one without goes to the fault_handler, with X86_TRAP_GP.
+ * A page fault (the other cases of this suite) goes to the fault_handler
+ * first.
+ */
+static struct {
+	atomic_t fh;
+	int trapnr;
+	long exload, rawload;
+} kpx_gp;
+
+static int kpx_gp_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	unsigned long out = 0;
+
+	kpx_gp.exload = kpx_exload(KPX_NONCANONICAL, &out);
+	kpx_gp.rawload = kpx_rawload(KPX_NONCANONICAL);
+	return 0;
+}
+
+static int kpx_gp_fh(struct kprobe *p, struct pt_regs *regs, int trapnr)
+{
+	atomic_inc(&kpx_gp.fh);
+	kpx_gp.trapnr = trapnr;
+	if (regs->ip != kpx_sym("kpx_rawload_insn"))
+		return 0;
+	regs->ip = kpx_sym("kpx_rawload_end");
+	return 1;
+}
+
+static void kpx_gp_order(struct kunit *test)
+{
+	struct kprobe *kp = kunit_kzalloc(test, sizeof(*kp), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, kp);
+	memset(&kpx_gp, 0, sizeof(kpx_gp));
+	kp->symbol_name = "kpx_boost";
+	kp->pre_handler = kpx_gp_pre;
+	kp->fault_handler = kpx_gp_fh;
+	KUNIT_ASSERT_EQ(test, register_kprobe(kp), 0);
+	KUNIT_EXPECT_EQ(test, kpx_boost(1), 2);
+	unregister_kprobe(kp);
+	KUNIT_EXPECT_EQ(test, kpx_gp.exload, (long)-EFAULT);
+	KUNIT_EXPECT_EQ(test, kpx_gp.rawload, -1L);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpx_gp.fh), 1);
+	KUNIT_EXPECT_EQ(test, kpx_gp.trapnr, X86_TRAP_GP);
+	KUNIT_EXPECT_TRUE(test, kpx_no_probe_running());
+}
+
+/*
  * A jprobe on a function called where RCU does not watch (no ftrace site:
  * the breakpoint's path; the ftrace path skips such hits): its handler
  * finds RCU watching, and RCU stops watching again once the function
@@ -2227,6 +2279,7 @@ static struct kunit_case kprobes_x86_unusual_cases[] = {
 	KUNIT_CASE(kpx_rcu_idle_redirect),
 	KUNIT_CASE(kpx_rcu_idle_post_gone),
 	KUNIT_CASE(kpx_kgdb_break),
+	KUNIT_CASE(kpx_gp_order),
 	KUNIT_CASE(kpx_jprobe_rcu_idle),
 	{}
 };
