@@ -1063,8 +1063,11 @@ VISIBLE_IF_KUNIT bool kprobe_x86_site_left(struct kprobe *p,
 EXPORT_SYMBOL_IF_KUNIT(kprobe_x86_site_left);
 NOKPROBE_SYMBOL(kprobe_x86_site_left);
 
-/* The end of a post copy hit, once RCU watches (kprobe_x86_step_callback()) */
-static __always_inline void post_copy_done(struct pt_regs *regs, bool rcu)
+/*
+ * The end of a post copy hit, once RCU watches (kprobe_x86_step_callback()):
+ * out of line, so that the sanitizers see it.
+ */
+static noinline notrace void post_copy_done(struct pt_regs *regs, bool rcu)
 {
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
 	struct kprobe *p = kprobe_running();
@@ -1083,6 +1086,8 @@ static __always_inline void post_copy_done(struct pt_regs *regs, bool rcu)
 	kprobe_end_post(p, regs);
 	kprobe_lockdep_irqs_on(lockdep);
 }
+
+NOKPROBE_SYMBOL(post_copy_done);
 
 /**
  * kprobe_x86_step_callback() - the end of a hit that ran the post copy
@@ -1106,8 +1111,11 @@ static __always_inline void post_copy_done(struct pt_regs *regs, bool rcu)
  * unhashes it before its grace period, which then waits for us); if it
  * has gone, the hit ends with no post_handler, at the next instruction
  * the int3 handler noted.
+ *
+ * noinstr: nothing may be instrumented before ct_nmi_enter() has made RCU
+ * watch, nor after ct_nmi_exit(); what runs in between is.
  */
-__visible __noendbr notrace void
+__visible __noendbr noinstr void
 kprobe_x86_step_callback(struct pt_regs *regs)
 {
 	unsigned long *ret = (unsigned long *)(regs + 1);
@@ -1115,7 +1123,9 @@ kprobe_x86_step_callback(struct pt_regs *regs)
 
 	if (unlikely(rcu))
 		ct_nmi_enter();
+	instrumentation_begin();
 	post_copy_done(regs, rcu);
+	instrumentation_end();
 	if (unlikely(rcu))
 		ct_nmi_exit();
 	*ret = regs->ip;

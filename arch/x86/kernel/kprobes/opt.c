@@ -501,9 +501,12 @@ kprobe_opt_x86_redirect(struct pt_regs *regs)
 
 NOKPROBE_SYMBOL(kprobe_opt_x86_redirect);
 
-/* The hit itself, with RCU watching (kprobe_opt_x86_callback()). */
-static __always_inline int opt_hit(struct optimized_kprobe *op,
-				   struct pt_regs *regs)
+/*
+ * The hit itself, with RCU watching (kprobe_opt_x86_callback()): out of
+ * line, so that the sanitizers see it.
+ */
+static noinline notrace int opt_hit(struct optimized_kprobe *op,
+				    struct pt_regs *regs)
 {
 	struct kprobe *p;
 	bool lockdep;
@@ -525,24 +528,29 @@ static __always_inline int opt_hit(struct optimized_kprobe *op,
 	return ret;
 }
 
+NOKPROBE_SYMBOL(opt_hit);
+
 /*
  * A hit where RCU is not watching: out of line, off the common path, and
- * notrace as its caller is: the function tracer must not run here before
- * ct_nmi_enter() has made RCU watch.  Where a pre_handler sent the ip is
+ * noinstr as its caller is: nothing may be instrumented (the function
+ * tracer, sanitizers) before ct_nmi_enter() has made RCU watch, nor after
+ * ct_nmi_exit(); what runs in between is.  Where a pre_handler sent the ip is
  * worked out here too, while RCU still watches: after ct_nmi_exit() an
  * unregistration need not wait for this CPU, and the site may be freed
  * before kprobe_opt_x86_redirect() could read it.  The return address
  * (under which the trampoline laid @regs) is set as that would set it,
  * and 0 tells the trampoline that nothing is left to redirect.
  */
-static noinline notrace int opt_hit_rcu_idle(struct optimized_kprobe *op,
+static noinline noinstr int opt_hit_rcu_idle(struct optimized_kprobe *op,
 					     struct pt_regs *regs)
 {
 	unsigned long *ret = (unsigned long *)(regs + 1);
 
 	ct_nmi_enter();
+	instrumentation_begin();
 	if (opt_hit(op, regs))
 		*ret = kprobe_opt_x86_resume_ip(op, regs->ip);
+	instrumentation_end();
 	ct_nmi_exit();
 	return 0;
 }
@@ -574,12 +582,17 @@ NOKPROBE_SYMBOL(opt_hit_rcu_idle);
  * handler call); where RCU was not watching, the redirect is done before
  * RCU stops watching again (opt_hit_rcu_idle()), and the return is 0.
  */
-__visible __noendbr notrace int
+__visible __noendbr noinstr int
 kprobe_opt_x86_callback(struct optimized_kprobe *op, struct pt_regs *regs)
 {
+	int ret;
+
 	if (unlikely(!kprobe_rcu_watching()))
 		return opt_hit_rcu_idle(op, regs);
-	return opt_hit(op, regs);
+	instrumentation_begin();
+	ret = opt_hit(op, regs);
+	instrumentation_end();
+	return ret;
 }
 
 NOKPROBE_SYMBOL(kprobe_opt_x86_callback);
