@@ -9,6 +9,11 @@
  * the CPU meanwhile (nested call, interrupt) is counted as missed.  The
  * site of the probe cannot go away meanwhile either: unregistration waits
  * for an RCU grace period, which a preemption-disabled region holds off.
+ * That needs RCU to watch the handler, which is not so in code that runs
+ * where RCU does not (between ct_idle_enter() and ct_idle_exit()): there
+ * the entry trap leaves RCU watching for the handler, with a
+ * ct_nmi_enter() of its own that the return trap undoes, so the handler
+ * runs as if in an NMI (jprobe_from_rcu_idle()).
  */
 #define pr_fmt(fmt) "jprobes: " fmt
 
@@ -19,6 +24,7 @@
 #include <linux/uaccess.h>
 #include <linux/export.h>
 #include <linux/kasan.h>
+#include <linux/context_tracking.h>
 
 /**
  * struct jprobe_ctlblk - one CPU's jprobe hit in progress
@@ -27,12 +33,14 @@
  * @stack_addr: where @stack was copied from (the stack pointer at entry)
  * @stack_len: bytes in @stack
  * @regs: the registers at the probed function's entry
+ * @rcu: the entry trap made RCU watch for the handler (ct_nmi_enter())
  * @stack: the copy of the stack above @stack_addr
  */
 struct jprobe_ctlblk {
 	struct kprobe *site;
 	unsigned long stack_addr;
 	unsigned int stack_len;
+	bool rcu;
 	struct pt_regs regs;
 	u8 stack[JPROBE_STACK_BYTES];
 };
@@ -71,6 +79,25 @@ static unsigned int jprobe_stack_len(unsigned long sp)
 
 NOKPROBE_SYMBOL(jprobe_stack_len);
 
+/*
+ * Did the trap we run in interrupt code where RCU does not watch?  Its
+ * entry made RCU watch with ct_nmi_enter(), which counts such an entry
+ * as 1 (any other as 2); its exit would stop RCU watching again before
+ * the handler runs.  On the ftrace path, which skips hits where RCU does
+ * not watch, a 1 is an interrupt that came in such code: a ct_nmi_enter()
+ * there is not needed, and does no harm (it is undone all the same).
+ */
+static bool jprobe_from_rcu_idle(void)
+{
+#ifdef CONFIG_CONTEXT_TRACKING_IDLE
+	return ct_nmi_nesting() == 1;
+#else
+	return false;
+#endif
+}
+
+NOKPROBE_SYMBOL(jprobe_from_rcu_idle);
+
 /* jprobe_return() itself is the arch's, in assembly. */
 EXPORT_SYMBOL_GPL(jprobe_return);
 
@@ -100,6 +127,10 @@ int kprobe_jprobe_pre_handler(struct kprobe *kp, struct pt_regs *regs)
 	jcb->stack_addr = sp;
 	jcb->stack_len = len;
 	jcb->regs = *regs;
+	jcb->rcu = jprobe_from_rcu_idle();
+	/* Undone by the trap in jprobe_return() (kprobe_jprobe_resume()). */
+	if (jcb->rcu)
+		ct_nmi_enter();
 	/* Held until the trap in jprobe_return(): this CPU's @jcb is ours. */
 	preempt_disable();
 	arch_jprobe_enter(regs, jp->entry);
@@ -170,6 +201,9 @@ struct kprobe *kprobe_jprobe_resume(struct pt_regs *regs)
 			       jcb->stack_len);
 	arch_jprobe_restore_regs(regs, &jcb->regs);
 	jcb->site = NULL;
+	/* The trap's own exit then leaves RCU as the entry trap found it. */
+	if (jcb->rcu)
+		ct_nmi_exit();
 	/* Still in the trap: a pending reschedule waits for its return. */
 	preempt_enable_no_resched();
 	return site;

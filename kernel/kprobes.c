@@ -119,6 +119,8 @@ struct workqueue_struct *kprobes_wq __ro_after_init;
 #ifndef CONFIG_KPROBES_COMPAT	/* there the arch code defines both */
 DEFINE_PER_CPU(struct kprobe *, current_kprobe);
 DEFINE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
+/* The exception nesting the running handlers started at (kprobe_set_status()) */
+DEFINE_PER_CPU(unsigned int, kprobe_handler_nest);
 #endif
 EXPORT_PER_CPU_SYMBOL_GPL(current_kprobe);
 DEFINE_PER_CPU(unsigned long, kprobe_step_trap_count);
@@ -215,16 +217,24 @@ static void site_post_handler(struct kprobe *sp, struct pt_regs *regs,
 
 NOKPROBE_SYMBOL(site_post_handler);
 
+/*
+ * A fault of the site's copied instruction: each fault_handler sees its
+ * own probe as kprobe_running(), as the other handlers do.
+ */
 static int site_fault_handler(struct kprobe *sp, struct pt_regs *regs,
 			      int trapnr)
 {
 	struct kprobe_site *site = to_site(sp);
 	struct kprobe *p;
+	int ret;
 
 	list_for_each_entry_rcu(p, &site->probes, list) {
 		if (kprobe_disabled(p) || !p->fault_handler)
 			continue;
-		if (p->fault_handler(p, regs, trapnr))
+		__this_cpu_write(current_kprobe, p);
+		ret = p->fault_handler(p, regs, trapnr);
+		__this_cpu_write(current_kprobe, sp);
+		if (ret)
 			return 1;
 	}
 	return 0;
@@ -1314,11 +1324,33 @@ static int kprobe_ftrace_site(unsigned long addr)
 	return 1;
 }
 
+#ifdef CONFIG_MODULES
+/*
+ * kprobe_text_module() - the module whose text holds @addr
+ * @addr: an address
+ *
+ * __module_text_address(), for check_location() and recheck_module();
+ * with preemption disabled.  A KUnit test stands in for it to change a
+ * module's state while a registration waits for kprobe_mutex.
+ *
+ * Return: the module, or NULL.
+ */
+VISIBLE_IF_KUNIT struct module *kprobe_text_module(unsigned long addr)
+{
+	KUNIT_STATIC_STUB_REDIRECT(kprobe_text_module, addr);
+	return __module_text_address(addr);
+}
+EXPORT_SYMBOL_IF_KUNIT(kprobe_text_module);
+#endif
+
 /*
  * Is @addr somewhere a breakpoint may go?  On success with a module
- * address, *@modp holds a reference the caller drops after registering.
+ * address, *@modp holds a reference the caller drops after registering,
+ * and *@corep is an address of the module's core text (see
+ * recheck_module()).
  */
-static int check_location(unsigned long addr, struct module **modp)
+static int check_location(unsigned long addr, struct module **modp,
+			  unsigned long *corep)
 {
 	struct module *mod __maybe_unused;
 	int ret = 0;
@@ -1349,7 +1381,7 @@ static int check_location(unsigned long addr, struct module **modp)
 
 #ifdef CONFIG_MODULES
 	preempt_disable();
-	mod = __module_text_address(addr);
+	mod = kprobe_text_module(addr);
 	if (mod) {
 		if (mod->state == MODULE_STATE_GOING || !try_module_get(mod)) {
 			ret = -ENOENT;
@@ -1359,6 +1391,7 @@ static int check_location(unsigned long addr, struct module **modp)
 			ret = -ENOENT;
 		} else {
 			*modp = mod;
+			*corep = (unsigned long)mod->mem[MOD_TEXT].base;
 		}
 	}
 	preempt_enable();
@@ -1405,8 +1438,14 @@ EXPORT_SYMBOL_IF_KUNIT(kprobe_module_text_left);
 /*
  * kprobe_module_text_left() for @addr in @mod (NULL: kernel text, whose
  * init text is dealt with by kprobe_free_init_mem() under kprobe_mutex).
+ * When the text is gone, the reference check_location() took is dropped
+ * if @mod is still there (found at @core, its core text): a module that
+ * went LIVE meanwhile, whose init text was probed, must not be left
+ * with a count no one drops.  One that is gone (a failed init frees its
+ * memory, struct module included, whatever its count) is not touched.
  */
-static int recheck_module(struct module *mod, unsigned long addr)
+static int recheck_module(struct module *mod, unsigned long addr,
+			  unsigned long core)
 {
 	int ret = 0;
 
@@ -1415,7 +1454,9 @@ static int recheck_module(struct module *mod, unsigned long addr)
 		return 0;
 #ifdef CONFIG_MODULES
 	preempt_disable();
-	ret = kprobe_module_text_left(mod, __module_text_address(addr), addr);
+	ret = kprobe_module_text_left(mod, kprobe_text_module(addr), addr);
+	if (ret && kprobe_text_module(core) == mod)
+		module_put(mod);
 	preempt_enable();
 #endif
 	return ret;
@@ -1601,6 +1642,7 @@ static int register_at(struct kprobe *p, kprobe_opcode_t *addr, bool on_entry)
 int register_kprobe(struct kprobe *p)
 {
 	kprobe_opcode_t *addr;
+	unsigned long core = 0;
 	struct module *mod;
 	bool on_entry;
 	int ret;
@@ -1616,18 +1658,14 @@ int register_kprobe(struct kprobe *p)
 	if (IS_ERR(addr))
 		return PTR_ERR(addr);
 
-	ret = check_location((unsigned long)addr, &mod);
+	ret = check_location((unsigned long)addr, &mod, &core);
 	if (ret)
 		return ret;
 
 	scoped_guard(mutex, &kprobe_mutex) {
-		ret = recheck_module(mod, (unsigned long)addr);
+		ret = recheck_module(mod, (unsigned long)addr, core);
 		if (ret)
-			/*
-			 * The module is going or gone: it frees its memory,
-			 * struct module included, whatever its count says
-			 * (a failed init); no module_put() into it.
-			 */
+			/* its reference is dealt with (recheck_module()) */
 			return ret;
 		ret = site_of(p) ? -EINVAL : register_at(p, addr, on_entry);
 	}

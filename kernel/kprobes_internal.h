@@ -40,6 +40,7 @@ struct module;
 #if IS_ENABLED(CONFIG_KUNIT)
 int kprobe_module_text_left(struct module *mod, struct module *found,
 			    unsigned long addr);
+struct module *kprobe_text_module(unsigned long addr);
 #endif
 
 #if IS_ENABLED(CONFIG_KPROBES_KUNIT_TEST)

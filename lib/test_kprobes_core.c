@@ -24,6 +24,7 @@
 #include <linux/cpumask.h>
 #include <linux/workqueue.h>
 #include <kunit/test.h>
+#include <kunit/static_stub.h>
 /* kprobe_module_text_left() and the slot cache's, exported for this test only */
 #include "../kernel/kprobes_internal.h"
 #ifdef CONFIG_X86
@@ -1429,6 +1430,98 @@ static void kpt_module_going(struct kunit *test)
 }
 #endif
 
+#ifdef CONFIG_MODULE_UNLOAD
+/*
+ * register_kprobe() itself against a module that changes state while the
+ * registration waits for kprobe_mutex: kprobe_text_module(), the module
+ * lookup of check_location() and of the recheck under the mutex, is
+ * stood in for by kpt_text_module(), which reports a made-up module
+ * (COMING, its init text a function of this test) to the first lookup,
+ * and to the next ones the module LIVE (its init sites killed), LIVE
+ * with its init text freed, or gone (a failed init).  Each registration
+ * fails with -ENOENT; the reference check_location() took is dropped
+ * while the module is there, and not touched once it is gone.  Failed
+ * before: the LIVE cases left the module's count at 1 (never to be
+ * unloaded); without the recheck they registered.
+ */
+enum kpt_ms_then { KPT_MS_LIVE, KPT_MS_INIT_FREED, KPT_MS_FREED };
+
+static struct {
+	struct module *mod;
+	unsigned long core;
+	int lookups;
+	enum kpt_ms_then then;
+} kpt_ms;
+
+static noinline __used __noipa int kpt_modinit(int x)
+{
+	return x + 11;
+}
+
+static int kpt_modinit_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	return 0;
+}
+
+static struct module *kpt_text_module(unsigned long addr)
+{
+	struct module *mod = kpt_ms.mod;
+
+	if (kpt_ms.lookups++ && kpt_ms.then == KPT_MS_FREED)
+		return NULL;
+	if (addr == kpt_ms.core)
+		return mod;
+	if (!within_module_init(addr, mod))
+		return NULL;
+	if (kpt_ms.lookups == 1)
+		return mod;
+	mod->state = MODULE_STATE_LIVE;
+	return kpt_ms.then == KPT_MS_INIT_FREED ? NULL : mod;
+}
+
+static void kpt_module_register(struct kunit *test)
+{
+	struct module *mod = kunit_kzalloc(test, sizeof(*mod), GFP_KERNEL);
+	u8 *core = kunit_kzalloc(test, 64, GFP_KERNEL);
+	static const char * const name[] = {
+		"LIVE", "LIVE, init text freed", "freed"
+	};
+	struct kprobe kp;
+	int then, ret;
+
+	KUNIT_ASSERT_NOT_NULL(test, mod);
+	KUNIT_ASSERT_NOT_NULL(test, core);
+	mod->mem[MOD_TEXT].base = core;
+	mod->mem[MOD_TEXT].size = 64;
+	mod->mem[MOD_INIT_TEXT].base = (void *)kpt_modinit;
+	mod->mem[MOD_INIT_TEXT].size = 64;
+	kpt_ms.mod = mod;
+	kpt_ms.core = (unsigned long)core;
+	kunit_activate_static_stub(test, kprobe_text_module, kpt_text_module);
+
+	for (then = KPT_MS_LIVE; then <= KPT_MS_FREED; then++) {
+		mod->state = MODULE_STATE_COMING;
+		atomic_set(&mod->refcnt, 1);
+		kpt_ms.lookups = 0;
+		kpt_ms.then = then;
+		memset(&kp, 0, sizeof(kp));
+		kp.symbol_name = "kpt_modinit";
+		kp.pre_handler = kpt_modinit_pre;
+		ret = register_kprobe(&kp);
+		if (!ret)
+			unregister_kprobe(&kp);
+		KUNIT_EXPECT_EQ_MSG(test, ret, -ENOENT, "%s", name[then]);
+		KUNIT_EXPECT_GE_MSG(test, kpt_ms.lookups, 2, "%s", name[then]);
+		/* the module's count: back to none, or as the module left it */
+		KUNIT_EXPECT_EQ_MSG(test, module_refcount(mod),
+				    then == KPT_MS_FREED ? 1 : 0, "%s",
+				    name[then]);
+	}
+	kunit_deactivate_static_stub(test, kprobe_text_module);
+	KUNIT_EXPECT_EQ(test, kpt_modinit(1), 12);
+}
+#endif
+
 static struct kunit_case kprobes_core_cases[] = {
 	KUNIT_CASE(kpt_hit_counts),
 	KUNIT_CASE(kpt_by_symbol),
@@ -1451,6 +1544,9 @@ static struct kunit_case kprobes_core_cases[] = {
 	KUNIT_CASE(kpt_slot_reaper_reader),
 #ifdef CONFIG_MODULES
 	KUNIT_CASE(kpt_module_going),
+#endif
+#ifdef CONFIG_MODULE_UNLOAD
+	KUNIT_CASE(kpt_module_register),
 #endif
 	{}
 };

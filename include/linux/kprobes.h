@@ -127,7 +127,10 @@ typedef int (*kprobe_fault_handler_t)(struct kprobe *p, struct pt_regs *regs,
  *   function with the probed function's prototype, run in the probed
  *   function's place with its arguments, stack and interrupt state; it
  *   has no pt_regs, kprobe_running() is NULL there, and only preemption
- *   is disabled.  The other handlers of its site get the context below.
+ *   is disabled.  RCU watches it, also where the probed code runs
+ *   without (the entry trap keeps RCU watching until the trap of
+ *   jprobe_return()).  The other handlers of its site get the context
+ *   below.
  *
  * A handler may rely on:
  *
@@ -165,8 +168,12 @@ typedef int (*kprobe_fault_handler_t)(struct kprobe *p, struct pt_regs *regs,
  *   continues in a post_handler, and the real return address in a
  *   kretprobe's handler.  A fault_handler gets the pt_regs of the fault.
  *
- * What differs from path to path, the fault_handler's case included, is
- * in the tables of Documentation/trace/kprobes.rst.
+ * A fault in a handler, or in the probed instruction's copy, goes to the
+ * running probe's fault_handler (with kprobe_running() that probe); a
+ * fault of an exception nested in a handler (an NMI, a watchpoint) is
+ * never given to it.  What differs from path to path, and the order of
+ * the fault_handler and the exception tables per trap, is in the tables
+ * of Documentation/trace/kprobes.rst.
  *
  * The architectures of the compat layer (CONFIG_KPROBES_COMPAT) run
  * their own trap, ftrace and optprobes code, which gives their handlers
@@ -303,6 +310,7 @@ struct task_struct;
 
 DECLARE_PER_CPU(struct kprobe *, current_kprobe);
 DECLARE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
+DECLARE_PER_CPU(unsigned int, kprobe_handler_nest);
 
 /**
  * kprobe_running() - the probe this CPU is handling, if any
@@ -768,10 +776,22 @@ static nokprobe_inline void kprobe_count_step_trap(void)
 unsigned long kprobe_step_traps(void);
 unsigned long kprobe_percpu_sum(unsigned long __percpu *counter);
 
+/*
+ * The exception nesting of this CPU as preempt_count() counts it: NMIs
+ * (and the x86 breakpoint and debug traps, which enter as NMIs) and
+ * hardirqs.
+ */
+static __always_inline unsigned int kprobe_nest_level(void)
+{
+	return preempt_count() & (NMI_MASK | HARDIRQ_MASK);
+}
+
 /**
  * kprobe_set_status() - what this CPU does for its running probe
  * @status: KPROBE_HIT_*
  *
+ * KPROBE_HIT_ACTIVE and KPROBE_HIT_SSDONE (handlers about to run) also
+ * record the exception nesting they run at, for kprobe_fault_nested().
  * The control block of the architectures of KPROBES_COMPAT is theirs,
  * with the field under the name their code uses.  Ours is written as a
  * per-CPU field (one %gs-relative store on x86, not an address
@@ -783,7 +803,26 @@ static nokprobe_inline void kprobe_set_status(unsigned long status)
 	get_kprobe_ctlblk()->kprobe_status = status;
 #else
 	__this_cpu_write(kprobe_ctlblk.status, status);
+	if (status == KPROBE_HIT_ACTIVE || status == KPROBE_HIT_SSDONE)
+		__this_cpu_write(kprobe_handler_nest, kprobe_nest_level());
 #endif
+}
+
+/**
+ * kprobe_fault_nested() - is a fault not the running handlers' own?
+ *
+ * For the arch fault paths, while the running probe's handlers run
+ * (KPROBE_HIT_ACTIVE, KPROBE_HIT_SSDONE): a fault of an exception that
+ * interrupted them and that interrupts cannot mask (an NMI, a debug
+ * exception) comes at a deeper NMI or hardirq level than the one
+ * kprobe_set_status() recorded when they started, and is not theirs to
+ * handle.
+ *
+ * Return: true when the fault is not at the handlers' level.
+ */
+static nokprobe_inline bool kprobe_fault_nested(void)
+{
+	return __this_cpu_read(kprobe_handler_nest) != kprobe_nest_level();
 }
 
 /**

@@ -189,12 +189,18 @@ __visible __noendbr void kprobe_x86_step_callback(struct pt_regs *regs);
  * fault there is the reader's, fixed up by its own exception table entry.
  * It belongs to the probe that set it: a probe hit inside that window
  * (from an NMI) saves it with the rest and clears it, or a fault in its
- * stepped copy would be taken for the reader's and not rewound.
+ * stepped copy would be taken for the reader's and not rewound.  @addr
+ * and @next are the probed address and the next instruction's of a hit
+ * that runs the post copy (never a reentered one), for
+ * kprobe_x86_step_callback() to find again the site it must not read
+ * once that may be gone.
  */
 struct kprobe_ctlblk {
 	unsigned long status;
 	unsigned long flags;
 	bool reading;
+	unsigned long addr;
+	unsigned long next;
 	struct {
 		struct kprobe *kp;
 		unsigned long status;
@@ -219,6 +225,14 @@ int kprobe_x86_place_copy(u8 *code, unsigned long to, unsigned long from,
 
 /* For tests: probe hits that took the breakpoint trap, summed over CPUs. */
 unsigned long kprobe_int3_hits(void);
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/* What the KUnit tests stand in for (kunit_activate_static_stub()). */
+bool kprobe_x86_kgdb_break(unsigned long ip);
+bool kprobe_x86_site_left(struct kprobe *p, unsigned long addr);
+unsigned long kprobe_opt_x86_resume_ip(struct optimized_kprobe *op,
+				       unsigned long ip);
+#endif
 
 #endif /* CONFIG_KPROBES */
 #endif /* _ASM_X86_KPROBES_H */

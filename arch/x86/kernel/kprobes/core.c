@@ -85,6 +85,8 @@
 #include <linux/extable.h>
 #include <linux/cfi.h>
 #include <linux/kgdb.h>
+#include <kunit/static_stub.h>
+#include <kunit/visibility.h>
 #include <asm/text-patching.h>
 #include <asm/alternative.h>
 #include <asm/insn.h>
@@ -173,6 +175,25 @@ bool kprobe_x86_falls_through(const struct insn *insn)
 	return true;
 }
 
+/*
+ * kprobe_x86_kgdb_break() - is there a kgdb breakpoint at @ip
+ * @ip: a kernel text address
+ *
+ * A KUnit test stands in for it (kgdb sets none in a test).
+ *
+ * Return: true when kgdb has an active breakpoint at @ip.
+ */
+VISIBLE_IF_KUNIT bool kprobe_x86_kgdb_break(unsigned long ip)
+{
+	KUNIT_STATIC_STUB_REDIRECT(kprobe_x86_kgdb_break, ip);
+#ifdef CONFIG_KGDB
+	return kgdb_has_hit_break(ip);
+#else
+	return false;
+#endif
+}
+EXPORT_SYMBOL_IF_KUNIT(kprobe_x86_kgdb_break);
+
 /**
  * kprobe_x86_foreign_int3() - is an int3 in the text someone's breakpoint
  * @insn: an instruction decoded from the original text (our own
@@ -201,10 +222,8 @@ bool kprobe_x86_foreign_int3(const struct insn *insn, unsigned long ip,
 	if (insn->opcode.nbytes != 1 ||
 	    insn->opcode.bytes[0] != INT3_INSN_OPCODE)
 		return false;
-#ifdef CONFIG_KGDB
-	if (kgdb_has_hit_break(ip))
+	if (kprobe_x86_kgdb_break(ip))
 		return true;
-#endif
 	return reached;
 }
 
@@ -952,7 +971,7 @@ static void finish_hit(struct kprobe *p, struct pt_regs *regs,
 		return;
 	}
 	if (p->post_handler) {
-		kcb->status = KPROBE_HIT_SSDONE;
+		kprobe_set_status(KPROBE_HIT_SSDONE);
 		kprobe_run_post(p, regs);
 	}
 	reset_current_kprobe();
@@ -1041,12 +1060,60 @@ static void run_insn(struct kprobe *p, struct pt_regs *regs,
 	kcb->flags = regs->flags & (X86_EFLAGS_IF | X86_EFLAGS_TF);
 	regs->flags &= ~(X86_EFLAGS_IF | X86_EFLAGS_TF);
 	regs->ip = (unsigned long)ai->insn;
-	if (ai->kind == KPX_STEP && post_copy_ok(p, regs, reentered))
+	if (ai->kind == KPX_STEP && post_copy_ok(p, regs, reentered)) {
 		regs->ip += KPROBE_POST_OFFSET;
+		kcb->addr = (unsigned long)p->addr;
+		kcb->next = kcb->addr + ai->len;
+	}
 	kcb->status = reentered ? KPROBE_REENTER : KPROBE_HIT_SS;
 }
 
 NOKPROBE_SYMBOL(run_insn);
+
+/*
+ * kprobe_x86_site_left() - is @p still the site registered at @addr
+ * @p: the running probe, a site that may be freed: only compared
+ * @addr: its probed address
+ *
+ * With RCU watching.  A KUnit test stands in for it to make a site go
+ * while its post copy runs.
+ *
+ * Return: true when the lookup finds @p.
+ */
+VISIBLE_IF_KUNIT bool kprobe_x86_site_left(struct kprobe *p,
+					   unsigned long addr)
+{
+	KUNIT_STATIC_STUB_REDIRECT(kprobe_x86_site_left, p, addr);
+	return kprobe_lookup((kprobe_opcode_t *)addr) == p;
+}
+EXPORT_SYMBOL_IF_KUNIT(kprobe_x86_site_left);
+NOKPROBE_SYMBOL(kprobe_x86_site_left);
+
+/*
+ * The end of a post copy hit, once RCU watches (kprobe_x86_step_callback()):
+ * out of line, so that the sanitizers see it.
+ */
+static noinline notrace void post_copy_done(struct pt_regs *regs, bool rcu)
+{
+	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+	struct kprobe *p = kprobe_running();
+	bool lockdep;
+
+	if (unlikely(rcu) && unlikely(!kprobe_x86_site_left(p, kcb->addr))) {
+		regs->flags |= kcb->flags;
+		regs->ip = kcb->next;
+		reset_current_kprobe();
+		return;
+	}
+	lockdep = kprobe_lockdep_irqs_off();
+	regs->ip = (unsigned long)p->addr + p->ainsn.len;
+	regs->flags |= kcb->flags;
+	kprobe_set_status(KPROBE_HIT_SSDONE);
+	kprobe_end_post(p, regs);
+	kprobe_lockdep_irqs_on(lockdep);
+}
+
+NOKPROBE_SYMBOL(post_copy_done);
 
 /**
  * kprobe_x86_step_callback() - the end of a hit that ran the post copy
@@ -1062,24 +1129,29 @@ NOKPROBE_SYMBOL(run_insn);
  * interrupts are off meanwhile, and where RCU is not watching (probed
  * code called between ct_idle_enter() and ct_idle_exit()) the handlers
  * get ct_nmi_enter(), as the second int3's entry would give them.
+ *
+ * There, though, RCU did not watch since the int3's exit either: an
+ * unregistration's grace period did not wait for this hit, and the site
+ * may be gone.  Nothing of it is read before the lookup under
+ * ct_nmi_enter() has found it still registered (an unregistration
+ * unhashes it before its grace period, which then waits for us); if it
+ * has gone, the hit ends with no post_handler, at the next instruction
+ * the int3 handler noted.
+ *
+ * noinstr: nothing may be instrumented before ct_nmi_enter() has made RCU
+ * watch, nor after ct_nmi_exit(); what runs in between is.
  */
-__visible __noendbr notrace void
+__visible __noendbr noinstr void
 kprobe_x86_step_callback(struct pt_regs *regs)
 {
 	unsigned long *ret = (unsigned long *)(regs + 1);
-	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
-	struct kprobe *p = kprobe_running();
 	bool rcu = !kprobe_rcu_watching();
-	bool lockdep;
 
 	if (unlikely(rcu))
 		ct_nmi_enter();
-	lockdep = kprobe_lockdep_irqs_off();
-	regs->ip = (unsigned long)p->addr + p->ainsn.len;
-	regs->flags |= kcb->flags;
-	kcb->status = KPROBE_HIT_SSDONE;
-	kprobe_end_post(p, regs);
-	kprobe_lockdep_irqs_on(lockdep);
+	instrumentation_begin();
+	post_copy_done(regs, rcu);
+	instrumentation_end();
 	if (unlikely(rcu))
 		ct_nmi_exit();
 	*ret = regs->ip;
@@ -1231,7 +1303,7 @@ int kprobe_int3_handler(struct pt_regs *regs)
 		if (!p)
 			return 0;
 		__this_cpu_write(current_kprobe, p);
-		kcb->status = KPROBE_HIT_ACTIVE;
+		kprobe_set_status(KPROBE_HIT_ACTIVE);
 		run_insn(p, regs, kcb, false);
 		return 1;
 	}
@@ -1258,7 +1330,7 @@ int kprobe_int3_handler(struct pt_regs *regs)
 	}
 
 	__this_cpu_write(current_kprobe, p);
-	kcb->status = KPROBE_HIT_ACTIVE;
+	kprobe_set_status(KPROBE_HIT_ACTIVE);
 	if (kprobe_run_pre(p, regs)) {
 		/* The handler moved the ip: skip the instruction. */
 #ifdef CONFIG_OPTPROBES
@@ -1291,7 +1363,8 @@ NOKPROBE_SYMBOL(in_copy);
  * Called with preemption disabled while kprobe_running().  A fault in the
  * copied instruction is rewound to the original instruction (so the
  * fault is reported, and fixed up, there); a fault in a handler goes to
- * that probe's fault_handler.
+ * that probe's fault_handler, but for one of an NMI or #DB nested in the
+ * handler (kprobe_fault_nested()).
  *
  * Return: 1 when handled, 0 to let the kernel handle the fault.
  */
@@ -1330,6 +1403,12 @@ int kprobe_fault_handler(struct pt_regs *regs, int trapnr)
 		return 0;
 	case KPROBE_HIT_ACTIVE:
 	case KPROBE_HIT_SSDONE:
+		/*
+		 * Not a fault of an NMI or #DB that came in the handler:
+		 * those are the kernel's to handle, at the ip they faulted.
+		 */
+		if (kprobe_fault_nested())
+			break;
 		if (cur->fault_handler && cur->fault_handler(cur, regs, trapnr))
 			return 1;
 		break;

@@ -88,6 +88,13 @@ notrace void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 	resume = instruction_pointer(regs);
 	/* Handlers see the ip as after an int3 at the site (as upstream). */
 	instruction_pointer_set(regs, ip + INT3_INSN_SIZE);
+	/*
+	 * And orig_ax as an exception entry leaves it.  ftrace saved 0
+	 * there, and x86_64's ftrace_regs_caller takes anything else on
+	 * return for a direct trampoline to jump to: 0 again before going
+	 * back, whatever a handler wrote.
+	 */
+	regs->orig_ax = -1UL;
 	if (!kprobe_enter_pre(p, regs)) {
 		/* "Execute" the fentry call: continue after it. */
 		instruction_pointer_set(regs, ip + MCOUNT_INSN_SIZE);
@@ -98,6 +105,7 @@ notrace void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 		instruction_pointer_set(regs, resume);
 	}
 	/* else the pre_handler set where the function continues */
+	regs->orig_ax = 0;
 	reset_current_kprobe();
 	kprobe_lockdep_irqs_on(lockdep);
 out:

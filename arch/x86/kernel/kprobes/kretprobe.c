@@ -66,7 +66,7 @@ bool arch_kretprobe_refused(unsigned long func)
  * other paths does (irqentry_nmi_enter()).  Lockdep learns that
  * interrupts are off, as for the other trampolines.
  */
-__visible __noendbr notrace unsigned long
+__visible __noendbr noinstr unsigned long
 kretprobe_x86_return(struct pt_regs *regs)
 {
 	unsigned long *slot = (unsigned long *)(regs + 1) +
@@ -77,6 +77,8 @@ kretprobe_x86_return(struct pt_regs *regs)
 
 	if (unlikely(rcu))
 		ct_nmi_enter();
+	/* noinstr up to here and from ct_nmi_exit() on: RCU does not watch */
+	instrumentation_begin();
 	lockdep = kprobe_lockdep_irqs_off();
 	regs->cs = __KERNEL_CS;
 	regs->ss = __KERNEL_DS;
@@ -85,6 +87,7 @@ kretprobe_x86_return(struct pt_regs *regs)
 	regs->ip = (unsigned long)kretprobe_trampoline;
 	ret = kretprobe_trampoline_return(regs, slot, slot);
 	kprobe_lockdep_irqs_on(lockdep);
+	instrumentation_end();
 	if (unlikely(rcu))
 		ct_nmi_exit();
 	return ret;

@@ -49,6 +49,8 @@
 #include <linux/perf_event.h>
 #include <linux/rcupdate.h>
 #include <linux/context_tracking_irq.h>
+#include <kunit/static_stub.h>
+#include <kunit/visibility.h>
 #include <asm/text-patching.h>
 #include <asm/alternative.h>
 #include <asm/nospec-branch.h>
@@ -435,17 +437,31 @@ void arch_remove_optimized_kprobe(struct optimized_kprobe *op)
  * Hit path
  */
 
-static unsigned long resume_ip(struct optimized_kprobe *op, unsigned long ip)
+/*
+ * kprobe_opt_x86_resume_ip() - where the ip a pre_handler set resumes
+ * @op: the hit's op
+ * @ip: the ip the pre_handler set
+ *
+ * Reads the site: RCU must be watching.  A KUnit test stands in for it
+ * to check that.
+ *
+ * Return: @ip, or its place in the detour's copy of the region.
+ */
+VISIBLE_IF_KUNIT unsigned long
+kprobe_opt_x86_resume_ip(struct optimized_kprobe *op, unsigned long ip)
 {
-	unsigned long addr = (unsigned long)op->kp->addr;
+	unsigned long addr;
+
+	KUNIT_STATIC_STUB_REDIRECT(kprobe_opt_x86_resume_ip, op, ip);
+	addr = (unsigned long)op->kp->addr;
 
 	if (ip > addr && ip < addr + op->optinsn.len)
 		return (unsigned long)op->optinsn.detour + KPROBE_OPT_COPY +
 		       (ip - addr);
 	return ip;
 }
-
-NOKPROBE_SYMBOL(resume_ip);
+EXPORT_SYMBOL_IF_KUNIT(kprobe_opt_x86_resume_ip);
+NOKPROBE_SYMBOL(kprobe_opt_x86_resume_ip);
 
 /**
  * kprobe_opt_resume_ip() - where an ip set by a pre_handler can resume
@@ -463,7 +479,7 @@ unsigned long kprobe_opt_resume_ip(struct kprobe *p, unsigned long ip)
 	struct optimized_kprobe *op = READ_ONCE(p->ainsn.op);
 
 	if (op && READ_ONCE(op->state) >= KPROBE_OPT_QUEUED)
-		return resume_ip(op, ip);
+		return kprobe_opt_x86_resume_ip(op, ip);
 	return ip;
 }
 
@@ -484,14 +500,17 @@ kprobe_opt_x86_redirect(struct pt_regs *regs)
 	struct optimized_kprobe *op;
 
 	op = *(struct optimized_kprobe **)(*ret - KPROBE_OPT_COPY + KPROBE_OPT_OP);
-	*ret = resume_ip(op, regs->ip);
+	*ret = kprobe_opt_x86_resume_ip(op, regs->ip);
 }
 
 NOKPROBE_SYMBOL(kprobe_opt_x86_redirect);
 
-/* The hit itself, with RCU watching (kprobe_opt_x86_callback()). */
-static __always_inline int opt_hit(struct optimized_kprobe *op,
-				   struct pt_regs *regs)
+/*
+ * The hit itself, with RCU watching (kprobe_opt_x86_callback()): out of
+ * line, so that the sanitizers see it.
+ */
+static noinline notrace int opt_hit(struct optimized_kprobe *op,
+				    struct pt_regs *regs)
 {
 	struct kprobe *p;
 	bool lockdep;
@@ -513,20 +532,31 @@ static __always_inline int opt_hit(struct optimized_kprobe *op,
 	return ret;
 }
 
+NOKPROBE_SYMBOL(opt_hit);
+
 /*
  * A hit where RCU is not watching: out of line, off the common path, and
- * notrace as its caller is: the function tracer must not run here before
- * ct_nmi_enter() has made RCU watch.
+ * noinstr as its caller is: nothing may be instrumented (the function
+ * tracer, sanitizers) before ct_nmi_enter() has made RCU watch, nor after
+ * ct_nmi_exit(); what runs in between is.  Where a pre_handler sent the ip is
+ * worked out here too, while RCU still watches: after ct_nmi_exit() an
+ * unregistration need not wait for this CPU, and the site may be freed
+ * before kprobe_opt_x86_redirect() could read it.  The return address
+ * (under which the trampoline laid @regs) is set as that would set it,
+ * and 0 tells the trampoline that nothing is left to redirect.
  */
-static noinline notrace int opt_hit_rcu_idle(struct optimized_kprobe *op,
+static noinline noinstr int opt_hit_rcu_idle(struct optimized_kprobe *op,
 					     struct pt_regs *regs)
 {
-	int ret;
+	unsigned long *ret = (unsigned long *)(regs + 1);
 
 	ct_nmi_enter();
-	ret = opt_hit(op, regs);
+	instrumentation_begin();
+	if (opt_hit(op, regs))
+		*ret = kprobe_opt_x86_resume_ip(op, regs->ip);
+	instrumentation_end();
 	ct_nmi_exit();
-	return ret;
+	return 0;
 }
 
 NOKPROBE_SYMBOL(opt_hit_rcu_idle);
@@ -553,14 +583,20 @@ NOKPROBE_SYMBOL(opt_hit_rcu_idle);
  *
  * Return: nonzero when a pre_handler set regs->ip: the trampoline then
  * calls kprobe_opt_x86_redirect() (so that nothing here lives across the
- * handler call).
+ * handler call); where RCU was not watching, the redirect is done before
+ * RCU stops watching again (opt_hit_rcu_idle()), and the return is 0.
  */
-__visible __noendbr notrace int
+__visible __noendbr noinstr int
 kprobe_opt_x86_callback(struct optimized_kprobe *op, struct pt_regs *regs)
 {
+	int ret;
+
 	if (unlikely(!kprobe_rcu_watching()))
 		return opt_hit_rcu_idle(op, regs);
-	return opt_hit(op, regs);
+	instrumentation_begin();
+	ret = opt_hit(op, regs);
+	instrumentation_end();
+	return ret;
 }
 
 NOKPROBE_SYMBOL(kprobe_opt_x86_callback);

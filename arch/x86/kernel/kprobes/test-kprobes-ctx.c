@@ -48,7 +48,8 @@
  *    interrupts on); sp where the probed instruction has it (these
  *    probes are at functions' first instructions: the return address
  *    into kpc_call()); ip past the int3 (pre, entry), the next
- *    instruction (post), the real return address (return).
+ *    instruction (post), the real return address (return); orig_ax -1
+ *    (on the ftrace path, where ftrace itself leaves 0, too).
  * A jprobe handler is an ordinary function of the probed context (no
  * pt_regs, no running kprobe, the probed code's IF; see
  * arch/x86/kernel/kprobes/jprobe.c): it is checked for the rest.
@@ -57,7 +58,7 @@
  */
 enum kpc_item {
 	KPC_DF, KPC_IF, KPC_AC, KPC_RCU, KPC_PREEMPT, KPC_RUNNING, KPC_STATUS,
-	KPC_CS, KPC_SS, KPC_FLAGS, KPC_SP, KPC_IP, KPC_NITEMS
+	KPC_CS, KPC_SS, KPC_FLAGS, KPC_SP, KPC_IP, KPC_ORIG_AX, KPC_NITEMS
 };
 
 static const char * const kpc_item_name[KPC_NITEMS] = {
@@ -73,6 +74,7 @@ static const char * const kpc_item_name[KPC_NITEMS] = {
 	[KPC_FLAGS] = "regs->flags",
 	[KPC_SP] = "regs->sp",
 	[KPC_IP] = "regs->ip",
+	[KPC_ORIG_AX] = "regs->orig_ax",
 };
 
 /* Where regs->sp must be. */
@@ -145,6 +147,8 @@ static void kpc_check(struct kpc_seen *s, struct pt_regs *regs,
 		if (sp == KPC_SP_ENTRY ? regs->ip != ip :
 		    !kpc_in_caller(regs->ip))
 			bad |= BIT(KPC_IP);
+		if (regs->orig_ax != -1UL)
+			bad |= BIT(KPC_ORIG_AX);
 	}
 	s->failed |= bad & ~exempt;
 }
@@ -450,8 +454,8 @@ static void kpc_jprobe(struct kunit *test)
  * A fault_handler, for a page fault in a handler of each path: it runs
  * in the #PF handler's context, with the probe still running (status
  * as in the handler that faulted) and the fault's pt_regs (its ip, sp
- * and flags are the faulting handler's, not the probed code's: those
- * items are the handler's to know).
+ * and flags are the faulting handler's, not the probed code's, and its
+ * orig_ax the fault's error code: those items are the handler's to know).
  */
 static struct {
 	unsigned long *bad;
@@ -483,7 +487,8 @@ static int kpc_fault_fh(struct kprobe *p, struct pt_regs *regs, int trapnr)
 	if (regs->ip != kpc_f.insn)
 		return 0;
 	kpc_check(&kpc.fault, regs, p, kpc_f.status, 0, KPC_SP_ENTRY,
-		  BIT(KPC_SP) | BIT(KPC_IP) | BIT(KPC_FLAGS));
+		  BIT(KPC_SP) | BIT(KPC_IP) | BIT(KPC_FLAGS) |
+		  BIT(KPC_ORIG_AX));
 	regs->ip = kpc_f.resume;
 	return 1;
 }
@@ -990,6 +995,92 @@ static void kpc_rcu_idle(struct kunit *test)
 #endif
 }
 
+/*
+ * A fault_handler for a fault of the probed instruction's copy: in the
+ * slot stepped after the trap (a load with an exception table entry,
+ * which the fault_handler leaves to it) or in the post copy (a load
+ * without one, which the fault_handler skips).  It sees its own probe as
+ * kprobe_running(), KPROBE_HIT_SS, and the fault at the probed address.
+ * Failed before: kprobe_running() was the probe's internal site.
+ */
+static struct {
+	unsigned long resume;
+	bool at_addr;
+} kpc_fc;
+
+static int kpc_fault_copy_fh(struct kprobe *p, struct pt_regs *regs,
+			     int trapnr)
+{
+	kpc_check(&kpc.fault, regs, p, KPROBE_HIT_SS, 0, KPC_SP_ENTRY,
+		  BIT(KPC_SP) | BIT(KPC_IP) | BIT(KPC_FLAGS) |
+		  BIT(KPC_ORIG_AX));
+	kpc_fc.at_addr = regs->ip == (unsigned long)p->addr;
+	if (!kpc_fc.resume)
+		return 0;
+	regs->ip = kpc_fc.resume;
+	return 1;
+}
+
+/* these are called directly, not from kpc_call(): only count the hits */
+static int kpc_fault_copy_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	atomic_inc(&kpc.pre.calls);
+	return 0;
+}
+
+static void kpc_fault_copy_post(struct kprobe *p, struct pt_regs *regs,
+				unsigned long flags)
+{
+	atomic_inc(&kpc.post.calls);
+}
+
+static void kpc_fault_copy(struct kunit *test)
+{
+	struct kprobe *kp = kunit_kcalloc(test, 2, sizeof(*kp), GFP_KERNEL);
+	unsigned long out = 0, traps, *bad;
+	void *area;
+
+	KUNIT_ASSERT_NOT_NULL(test, kp);
+	memset(&kpc, 0, sizeof(kpc));
+	memset(&kpc_fc, 0, sizeof(kpc_fc));
+	bad = kpx_bad_kernel_ptr(test, &area);
+
+	/* stepped: the exception table entry makes the copy unboostable */
+	kp[0].symbol_name = "kpx_exload_insn";
+	kp[0].pre_handler = kpc_fault_copy_pre;
+	kp[0].fault_handler = kpc_fault_copy_fh;
+	KUNIT_ASSERT_EQ(test, register_kprobe(&kp[0]), 0);
+	KUNIT_EXPECT_FALSE(test, kpx_ai(&kp[0])->boostable);
+	traps = kprobe_step_traps();
+	KUNIT_EXPECT_EQ(test, kpx_exload(bad, &out), (long)-EFAULT);
+	KUNIT_EXPECT_EQ(test, kprobe_step_traps() - traps, 0UL);
+	unregister_kprobe(&kp[0]);
+	kpc_expect(test, "pre", &kpc.pre, 1);
+	kpc_expect(test, "fault (stepped copy)", &kpc.fault, 1);
+	KUNIT_EXPECT_TRUE(test, kpc_fc.at_addr);
+
+	/* the post copy: the fault_handler skips the load */
+	memset(&kpc, 0, sizeof(kpc));
+	memset(&kpc_fc, 0, sizeof(kpc_fc));
+	kpc_fc.resume = kpx_sym("kpx_rawload_end");
+	kp[1].symbol_name = "kpx_rawload_insn";
+	kp[1].pre_handler = kpc_fault_copy_pre;
+	kp[1].post_handler = kpc_fault_copy_post;
+	kp[1].fault_handler = kpc_fault_copy_fh;
+	KUNIT_ASSERT_EQ(test, register_kprobe(&kp[1]), 0);
+	KUNIT_EXPECT_TRUE(test, kpx_ai(&kp[1])->boostable);
+	traps = kprobe_step_traps();
+	KUNIT_EXPECT_EQ(test, kpx_rawload(bad), -1L);
+	KUNIT_EXPECT_EQ(test, kprobe_step_traps() - traps, 0UL);
+	unregister_kprobe(&kp[1]);
+	vfree(area);
+	kpc_expect(test, "pre", &kpc.pre, 1);
+	kpc_expect(test, "fault (post copy)", &kpc.fault, 1);
+	/* the fault_handler moved the ip: no post_handler */
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpc.post.calls), 0);
+	KUNIT_EXPECT_TRUE(test, kpc_fc.at_addr);
+}
+
 static struct kunit_case kprobes_x86_context_cases[] = {
 	KUNIT_CASE(kpc_int3_step),
 	KUNIT_CASE(kpc_int3_emulated),
@@ -1008,6 +1099,7 @@ static struct kunit_case kprobes_x86_context_cases[] = {
 	KUNIT_CASE(kpc_df_set),
 	KUNIT_CASE(kpc_ac_set),
 	KUNIT_CASE(kpc_rcu_idle),
+	KUNIT_CASE(kpc_fault_copy),
 	{}
 };
 

@@ -54,6 +54,7 @@
 #include <linux/memory.h>
 #include <linux/string_choices.h>
 #include <kunit/test.h>
+#include <kunit/static_stub.h>
 #include <asm/text-patching.h>
 #include <linux/linkage.h>
 #include <asm/asm.h>
@@ -1846,6 +1847,411 @@ static void kpx_foreign_int3(struct kunit *test)
 	kpx_foreign_poke(orig);
 }
 
+/*
+ * A fault of an NMI that came while a handler ran is not the probe's:
+ * the handlers (a pre_handler from the int3 trap, a post_handler from the
+ * post copy, a pre_handler from the optimized detour) each send an NMI to
+ * their own CPU and wait for it; its handler reads a bad kernel address
+ * with copy_from_kernel_nofault(), whose exception table entry makes it
+ * fail with -EFAULT.  The probe's fault_handler, which would take it,
+ * must not be called.  Failed before: it was called for each of them,
+ * with the NMI's pt_regs.
+ */
+static struct {
+	unsigned long *bad;
+	atomic_t pending, nmis, efault, fh_calls;
+} kpx_nf;
+
+static int kpx_nf_nmi(unsigned int type, struct pt_regs *regs)
+{
+	unsigned long v;
+
+	if (!atomic_read(&kpx_nf.pending))
+		return NMI_DONE;
+	if (copy_from_kernel_nofault(&v, kpx_nf.bad, sizeof(v)) == -EFAULT)
+		atomic_inc(&kpx_nf.efault);
+	atomic_inc(&kpx_nf.nmis);
+	atomic_set(&kpx_nf.pending, 0);
+	return NMI_HANDLED;
+}
+
+static void kpx_nf_send(void)
+{
+	unsigned long spins;
+
+	atomic_set(&kpx_nf.pending, 1);
+	__apic_send_IPI_mask(cpumask_of(smp_processor_id()), NMI_VECTOR);
+	for (spins = 0; atomic_read(&kpx_nf.pending) && spins < 100000000UL;
+	     spins++)
+		cpu_relax();
+}
+
+static int kpx_nf_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	kpx_nf_send();
+	return 0;
+}
+
+static void kpx_nf_post(struct kprobe *p, struct pt_regs *regs,
+			unsigned long flags)
+{
+	kpx_nf_send();
+}
+
+static int kpx_nf_fh(struct kprobe *p, struct pt_regs *regs, int trapnr)
+{
+	atomic_inc(&kpx_nf.fh_calls);
+	return 0;
+}
+
+static void kpx_nmi_fault(struct kunit *test)
+{
+	struct kprobe *kp = kunit_kcalloc(test, 3, sizeof(*kp), GFP_KERNEL);
+	int i, n = IS_ENABLED(CONFIG_OPTPROBES) ? 3 : 2;
+	void *area;
+
+	KUNIT_ASSERT_NOT_NULL(test, kp);
+	memset(&kpx_nf, 0, sizeof(kpx_nf));
+	kpx_nf.bad = kpx_bad_kernel_ptr(test, &area);
+	kp[0].symbol_name = "kpx_boost";
+	kp[0].pre_handler = kpx_nf_pre;
+	kp[1].symbol_name = "kpx_postcopy_insn";
+	kp[1].pre_handler = kpx_pre_nop;
+	kp[1].post_handler = kpx_nf_post;
+	kp[2].symbol_name = "kpx_opt";
+	kp[2].pre_handler = kpx_nf_pre;
+	for (i = 0; i < n; i++) {
+		kp[i].fault_handler = kpx_nf_fh;
+		KUNIT_ASSERT_EQ(test, register_kprobe(&kp[i]), 0);
+	}
+	KUNIT_ASSERT_EQ(test, register_nmi_handler(NMI_LOCAL, kpx_nf_nmi, 0,
+						   "kpx_nmi_fault"), 0);
+	KUNIT_EXPECT_EQ(test, kpx_boost(4), 5);
+	KUNIT_EXPECT_EQ(test, kpx_postcopy(1), 101UL);
+	if (n == 3) {
+		wait_for_kprobe_optimizer();
+		KUNIT_EXPECT_TRUE(test, kpx_optimized(&kp[2]));
+		KUNIT_EXPECT_EQ(test, kpx_opt(1), 8);
+	}
+	unregister_nmi_handler(NMI_LOCAL, "kpx_nmi_fault");
+	for (i = 0; i < n; i++)
+		unregister_kprobe(&kp[i]);
+	vfree(area);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpx_nf.nmis), n);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpx_nf.efault), n);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpx_nf.fh_calls), 0);
+	KUNIT_EXPECT_TRUE(test, kpx_no_probe_running());
+}
+
+/*
+ * Where RCU does not watch, an optimized probe whose pre_handler moves
+ * the ip: where it resumes (kprobe_opt_x86_resume_ip(), which reads the
+ * site) is worked out while RCU still watches, for an unregistration's
+ * grace period waits for nothing else.  A stand-in for it notes whether
+ * RCU watched.  Failed before: the trampoline's redirect call worked it
+ * out after ct_nmi_exit(), with RCU not watching, from a site that could
+ * have been freed meanwhile.
+ */
+#if defined(CONFIG_CONTEXT_TRACKING_IDLE) && defined(CONFIG_OPTPROBES)
+static struct {
+	atomic_t calls;
+	bool rcu_off;
+	unsigned long to;
+} kpx_rr;
+
+static int kpx_rr_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	regs->ax = 42;
+	regs->ip = kpx_rr.to;
+	return 1;
+}
+
+/* kpx_rr.to is past the optimized region: the ip stays as it is */
+static unsigned long kpx_rr_resume_ip(struct optimized_kprobe *op,
+				      unsigned long ip)
+{
+	atomic_inc(&kpx_rr.calls);
+	if (!rcu_is_watching())
+		WRITE_ONCE(kpx_rr.rcu_off, true);
+	return ip;
+}
+#endif
+
+static void kpx_rcu_idle_redirect(struct kunit *test)
+{
+#if defined(CONFIG_CONTEXT_TRACKING_IDLE) && defined(CONFIG_OPTPROBES)
+	struct kprobe *kp = kunit_kzalloc(test, sizeof(*kp), GFP_KERNEL);
+	int v1, v2;
+
+	KUNIT_ASSERT_NOT_NULL(test, kp);
+	memset(&kpx_rr, 0, sizeof(kpx_rr));
+	/* kpx_opt's ret, after the 5-byte movl and the 2-byte addl */
+	kpx_rr.to = kpx_body(kpx_opt) + 7;
+	kp->symbol_name = "kpx_opt";
+	kp->pre_handler = kpx_rr_pre;
+	KUNIT_ASSERT_EQ(test, register_kprobe(kp), 0);
+	wait_for_kprobe_optimizer();
+	KUNIT_EXPECT_TRUE(test, kpx_optimized(kp));
+	kunit_activate_static_stub(test, kprobe_opt_x86_resume_ip,
+				   kpx_rr_resume_ip);
+	v1 = kpx_opt(1);
+	local_irq_disable();
+	ct_idle_enter();
+	v2 = kpx_opt(2);
+	ct_idle_exit();
+	local_irq_enable();
+	kunit_deactivate_static_stub(test, kprobe_opt_x86_resume_ip);
+	unregister_kprobe(kp);
+	KUNIT_EXPECT_EQ(test, v1, 42);
+	KUNIT_EXPECT_EQ(test, v2, 42);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpx_rr.calls), 2);
+	KUNIT_EXPECT_FALSE_MSG(test, READ_ONCE(kpx_rr.rcu_off),
+			       "the redirect read the site with RCU not watching");
+	KUNIT_EXPECT_TRUE(test, kpx_no_probe_running());
+#else
+	kunit_skip(test, "needs CONFIG_CONTEXT_TRACKING_IDLE and CONFIG_OPTPROBES");
+#endif
+}
+
+/*
+ * Where RCU does not watch, a probe with a post_handler whose site is
+ * unregistered while its post copy runs (RCU did not watch since the
+ * int3's exit, so the grace period need not wait for the hit): the
+ * callback looks the site up again once RCU watches, and finding it gone
+ * ends the hit at the next instruction, with the probed code's IF back,
+ * reading nothing of the site.  The lookup's stand-in says "gone" (an
+ * unregistration unhashes the site first); with RCU watching it is not
+ * asked.  Failed before: the post_handler ran from the freed site.
+ */
+#ifdef CONFIG_CONTEXT_TRACKING_IDLE
+static struct {
+	atomic_t post, lookups;
+} kpx_pg;
+
+static void kpx_pg_post(struct kprobe *p, struct pt_regs *regs,
+			unsigned long flags)
+{
+	atomic_inc(&kpx_pg.post);
+}
+
+static bool kpx_pg_site_left(struct kprobe *p, unsigned long addr)
+{
+	atomic_inc(&kpx_pg.lookups);
+	return false;
+}
+#endif
+
+static void kpx_rcu_idle_post_gone(struct kunit *test)
+{
+#ifdef CONFIG_CONTEXT_TRACKING_IDLE
+	struct kprobe *kp = kunit_kzalloc(test, sizeof(*kp), GFP_KERNEL);
+	unsigned long v, traps;
+	bool irqs_off;
+
+	KUNIT_ASSERT_NOT_NULL(test, kp);
+	memset(&kpx_pg, 0, sizeof(kpx_pg));
+	kp->symbol_name = "kpx_postcopy_insn";
+	kp->pre_handler = kpx_pre_nop;
+	kp->post_handler = kpx_pg_post;
+	KUNIT_ASSERT_EQ(test, register_kprobe(kp), 0);
+	KUNIT_EXPECT_TRUE(test, kpx_ai(kp)->boostable);
+	kunit_activate_static_stub(test, kprobe_x86_site_left,
+				   kpx_pg_site_left);
+	traps = kprobe_step_traps();
+	local_irq_disable();
+	ct_idle_enter();
+	v = kpx_postcopy(10);
+	ct_idle_exit();
+	irqs_off = irqs_disabled();
+	local_irq_enable();
+	KUNIT_EXPECT_EQ(test, v, 110UL);
+	KUNIT_EXPECT_TRUE(test, irqs_off);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpx_pg.post), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpx_pg.lookups), 1);
+	KUNIT_EXPECT_TRUE(test, kpx_no_probe_running());
+	/* RCU watching: no lookup, the post_handler runs */
+	KUNIT_EXPECT_EQ(test, kpx_postcopy(1), 101UL);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpx_pg.post), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpx_pg.lookups), 1);
+	KUNIT_EXPECT_EQ(test, kprobe_step_traps() - traps, 0UL);
+	kunit_deactivate_static_stub(test, kprobe_x86_site_left);
+	unregister_kprobe(kp);
+	KUNIT_EXPECT_TRUE(test, kpx_no_probe_running());
+#else
+	kunit_skip(test, "no CONFIG_CONTEXT_TRACKING_IDLE (TINY_RCU): RCU always watches");
+#endif
+}
+
+/*
+ * kgdb's own breakpoint, which kprobe_x86_foreign_int3() asks kgdb about:
+ * an int3 after a jmp (where padding may be, so not foreign by itself)
+ * followed by code, and a probe after it.  Without a kgdb breakpoint
+ * there the probe registers; with one (kgdb's table stood in for) it is
+ * refused with -EBUSY, as the int3 hides the first byte of an unknown
+ * instruction.  Failed before the kgdb branch: it registered both times.
+ */
+asm("	.pushsection .text, \"ax\"\n"
+/* int kpx_kgdb(void): 3; an int3 that never runs after its jmp */
+KPX_FUNC(kpx_kgdb)
+"	jmp 1f\n"
+"	int3\n"
+"1:	movl $3, %eax\n"
+	ASM_RET
+KPX_END(kpx_kgdb)
+"	.popsection\n"
+);
+
+asmlinkage int kpx_kgdb(void);
+
+static unsigned long kpx_kgdb_at;
+
+static bool kpx_kgdb_break_at(unsigned long ip)
+{
+	return ip == kpx_kgdb_at;
+}
+
+static void kpx_kgdb_break(struct kunit *test)
+{
+	struct kprobe *kp = kunit_kcalloc(test, 2, sizeof(*kp), GFP_KERNEL);
+	unsigned long x = kpx_body(kpx_kgdb);
+	int ret;
+
+	KUNIT_ASSERT_NOT_NULL(test, kp);
+	/* jmp rel8, then the int3 */
+	KUNIT_ASSERT_EQ(test, *(u8 *)x, 0xeb);
+	KUNIT_ASSERT_EQ(test, *(u8 *)(x + 2), INT3_INSN_OPCODE);
+	kp[0].addr = (kprobe_opcode_t *)(x + 3);
+	kp[0].pre_handler = kpx_pre_nop;
+	ret = register_kprobe(&kp[0]);
+	if (!ret)
+		unregister_kprobe(&kp[0]);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+
+	kpx_kgdb_at = x + 2;
+	kunit_activate_static_stub(test, kprobe_x86_kgdb_break,
+				   kpx_kgdb_break_at);
+	kp[1].addr = (kprobe_opcode_t *)(x + 3);
+	kp[1].pre_handler = kpx_pre_nop;
+	ret = register_kprobe(&kp[1]);
+	if (!ret)
+		unregister_kprobe(&kp[1]);
+	kunit_deactivate_static_stub(test, kprobe_x86_kgdb_break);
+	KUNIT_EXPECT_EQ(test, ret, -EBUSY);
+	KUNIT_EXPECT_EQ(test, kpx_kgdb(), 3);
+}
+
+/*
+ * The order on a general protection fault in a handler, as documented:
+ * the exception tables first (the kernel's #GP handler tries them before
+ * kprobes), so a load with a fixup entry is fixed without the
+ * fault_handler; one without goes to the fault_handler, with X86_TRAP_GP.
+ * A page fault (the other cases of this suite) goes to the fault_handler
+ * first.
+ */
+static struct {
+	atomic_t fh;
+	int trapnr;
+	long exload, rawload;
+} kpx_gp;
+
+static int kpx_gp_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	unsigned long out = 0;
+
+	kpx_gp.exload = kpx_exload(KPX_NONCANONICAL, &out);
+	kpx_gp.rawload = kpx_rawload(KPX_NONCANONICAL);
+	return 0;
+}
+
+static int kpx_gp_fh(struct kprobe *p, struct pt_regs *regs, int trapnr)
+{
+	atomic_inc(&kpx_gp.fh);
+	kpx_gp.trapnr = trapnr;
+	if (regs->ip != kpx_sym("kpx_rawload_insn"))
+		return 0;
+	regs->ip = kpx_sym("kpx_rawload_end");
+	return 1;
+}
+
+static void kpx_gp_order(struct kunit *test)
+{
+	struct kprobe *kp = kunit_kzalloc(test, sizeof(*kp), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, kp);
+	memset(&kpx_gp, 0, sizeof(kpx_gp));
+	kp->symbol_name = "kpx_boost";
+	kp->pre_handler = kpx_gp_pre;
+	kp->fault_handler = kpx_gp_fh;
+	KUNIT_ASSERT_EQ(test, register_kprobe(kp), 0);
+	KUNIT_EXPECT_EQ(test, kpx_boost(1), 2);
+	unregister_kprobe(kp);
+	KUNIT_EXPECT_EQ(test, kpx_gp.exload, (long)-EFAULT);
+	KUNIT_EXPECT_EQ(test, kpx_gp.rawload, -1L);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpx_gp.fh), 1);
+	KUNIT_EXPECT_EQ(test, kpx_gp.trapnr, X86_TRAP_GP);
+	KUNIT_EXPECT_TRUE(test, kpx_no_probe_running());
+}
+
+/*
+ * A jprobe on a function called where RCU does not watch (no ftrace site:
+ * the breakpoint's path; the ftrace path skips such hits): its handler
+ * finds RCU watching, and RCU stops watching again once the function
+ * returned.  Failed before: the handler ran with RCU not watching, where
+ * the grace period of an unregistration would not have waited for it.
+ */
+#if defined(CONFIG_JPROBES) && defined(CONFIG_CONTEXT_TRACKING_IDLE)
+static struct {
+	atomic_t calls;
+	bool rcu_off;
+} kpx_jr;
+
+static noinline notrace __used __noipa long kpx_jr_target(long x)
+{
+	return x + 3;
+}
+
+static long kpx_jr_handler(long x)
+{
+	atomic_inc(&kpx_jr.calls);
+	if (!rcu_is_watching())
+		WRITE_ONCE(kpx_jr.rcu_off, true);
+	jprobe_return();
+	return 0;
+}
+#endif
+
+static void kpx_jprobe_rcu_idle(struct kunit *test)
+{
+#if defined(CONFIG_JPROBES) && defined(CONFIG_CONTEXT_TRACKING_IDLE)
+	struct jprobe *jp = kunit_kzalloc(test, sizeof(*jp), GFP_KERNEL);
+	bool watching_after;
+	long v;
+
+	KUNIT_ASSERT_NOT_NULL(test, jp);
+	memset(&kpx_jr, 0, sizeof(kpx_jr));
+	jp->kp.symbol_name = "kpx_jr_target";
+	jp->entry = kpx_jr_handler;
+	KUNIT_ASSERT_EQ(test, register_jprobe(jp), 0);
+	KUNIT_EXPECT_FALSE(test, kprobe_ftrace(&jp->kp));
+	local_irq_disable();
+	ct_idle_enter();
+	v = kpx_jr_target(1);
+	watching_after = rcu_is_watching();
+	ct_idle_exit();
+	local_irq_enable();
+	KUNIT_EXPECT_EQ(test, kpx_jr_target(2), 5L);
+	unregister_jprobe(jp);
+	KUNIT_EXPECT_EQ(test, v, 4L);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpx_jr.calls), 2);
+	KUNIT_EXPECT_FALSE_MSG(test, READ_ONCE(kpx_jr.rcu_off),
+			       "jprobe handler: RCU not watching");
+	KUNIT_EXPECT_FALSE(test, watching_after);
+	KUNIT_EXPECT_TRUE(test, kpx_no_probe_running());
+#else
+	kunit_skip(test, "needs CONFIG_JPROBES and CONFIG_CONTEXT_TRACKING_IDLE");
+#endif
+}
+
 static struct kunit_case kprobes_x86_unusual_cases[] = {
 	KUNIT_CASE(kpx_extable_kernel),
 	KUNIT_CASE(kpx_extable_user),
@@ -1869,6 +2275,12 @@ static struct kunit_case kprobes_x86_unusual_cases[] = {
 	KUNIT_CASE(kpx_reading_reentry),
 	KUNIT_CASE(kpx_rcu_idle),
 	KUNIT_CASE(kpx_foreign_int3),
+	KUNIT_CASE(kpx_nmi_fault),
+	KUNIT_CASE(kpx_rcu_idle_redirect),
+	KUNIT_CASE(kpx_rcu_idle_post_gone),
+	KUNIT_CASE(kpx_kgdb_break),
+	KUNIT_CASE(kpx_gp_order),
+	KUNIT_CASE(kpx_jprobe_rcu_idle),
 	{}
 };
 
