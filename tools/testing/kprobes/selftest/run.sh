@@ -8,7 +8,9 @@
 #    kunit-results.py and itest-results.sh (the clean logs pass);
 #  - KUnit logs with a failing case (its assertion text is shown), a
 #    missing case, a skipped case, a crash in the middle of a suite;
-#  - guest logs without an end marker, without a boot;
+#  - guest logs without an end marker, without a boot; itest.sh and
+#    ftracetest.sh with no kernel (QEMU never starts) and the previous
+#    run's logs in place (every case FAILs, none of the old PASSes);
 #  - the inventory: a missing case, a case it does not list, a skip it
 #    does not allow (all FAIL), an allowed skip (counted as skipped), the
 #    closing line, update refusing to drop a case no --drop names, and
@@ -156,6 +158,24 @@ expect_rc guest.no-boot 1 guest "$ST/guest-noboot.log" 0
 has guest.no-boot-not-clean '^KPTEST guest\.kernel-clean FAIL'
 expect_rc guest.clean 0 guest "$ST/guest-clean.log" 0
 has guest.clean-passes '^KPTEST guest\.kernel-clean PASS$'
+
+# A boot that never started QEMU (no kernel here) with the previous
+# run's logs still in place: FAIL lines, not the old PASSes.
+st=$tmp/stale
+mkdir -p "$st/src-ours/tools/testing/selftests/ftrace/test.d/kprobe"
+: > "$st/src-ours/tools/testing/selftests/ftrace/test.d/kprobe/a.tc"
+cp "$ST/guest-clean.log" "$st/itest-ours-x86_64.log"
+KP_BUILD=$st expect_rc guest.stale-log 1 "$KP_TOOLS/itest.sh" ours x86_64
+has guest.stale-log-no-boot '^KPTEST run\.boot FAIL \(QEMU never started'
+has guest.stale-log-not-clean '^KPTEST guest\.kernel-clean FAIL'
+hasnt guest.stale-log-no-pass '^KPTEST .* PASS'
+printf 'KPGUEST start mode=ftracetest\nKPFTRACE kprobe/a.tc PASS\nKPGUEST done\n' \
+	> "$st/ftracetest-ours-x86_64.log"
+KP_BUILD=$st expect_rc ftrace.stale-log 1 "$KP_TOOLS/ftracetest.sh" ours x86_64
+has ftrace.stale-log-no-boot '^FTRACE x86_64:run\.boot FAIL \(QEMU never started'
+has ftrace.stale-log-case-fails '^FTRACE x86_64:kprobe/a\.tc FAIL'
+has ftrace.stale-log-not-clean '^FTRACE x86_64:kernel-clean FAIL'
+hasnt ftrace.stale-log-no-pass ' PASS'
 
 # 4. The inventory and the accounting.  results FLAVOUR KUNIT_LOG GUEST_LOG
 results() {
