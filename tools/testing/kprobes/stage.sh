@@ -19,7 +19,7 @@ kp_check_flavour "$fl"
 src=$(kp_src "$fl")
 if [ ! -f "$src/.kp-staged" ]; then
 	kp_log "staging $fl tree in $src"
-	rm -rf "$src" "$src.tmp"
+	kp_rm_tree "$src" "$src.tmp"
 	mkdir -p "$(dirname "$src")"
 	cp -al "$KP_BASE" "$src.tmp"
 	find "$src.tmp" -type d -exec chmod u+w {} +
