@@ -161,7 +161,7 @@ if [ "$fl" = ours ]; then
 	# Documentation: kernel-doc of our files, Documentation/trace build.
 	docs=$("$KP_TOOLS/docs.sh" 2>&1)
 	echo "$docs" | grep '^DOCS ' | tee -a "$res"
-	echo "$docs" | grep -q '^DOCS htmldocs' ||
+	grep -q '^DOCS htmldocs' <<< "$docs" ||
 		say "DOCS run FAIL ($(echo "$docs" | tail -n 1))"
 	phase "docs"
 	# bench-report.py names the arch inside ("smoke.ARCH.ours",

@@ -39,4 +39,6 @@ else
 	out+=$'\n'"KPTEST guest.kernel-clean PASS"
 fi
 echo "$out" | grep .
-! echo "$out" | grep -q '^KPTEST [^ ]* FAIL'
+# (a here-string: with pipefail, "echo | grep -q" fails when grep stops
+# reading at its match before echo is done)
+! grep -q '^KPTEST [^ ]* FAIL' <<< "$out"

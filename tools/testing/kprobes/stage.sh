@@ -107,7 +107,7 @@ pmanifest=$src/.kp-patched
 oldp=()
 [ -f "$pmanifest" ] && mapfile -t oldp < "$pmanifest"
 for f in "${oldp[@]}"; do
-	printf '%s\n' "${touched[@]}" | grep -qxF "$f" && continue
+	grep -qxF "$f" < <(printf '%s\n' "${touched[@]}") && continue
 	rm -f "$src/$f"
 	[ -f "$KP_BASE/$f" ] && cp "$KP_BASE/$f" "$src/$f"
 done

@@ -160,6 +160,17 @@ has guest.no-boot-not-clean '^KPTEST guest\.kernel-clean FAIL'
 expect_rc guest.clean 0 guest "$ST/guest-clean.log" 0
 has guest.clean-passes '^KPTEST guest\.kernel-clean PASS$'
 
+# A long console with an early FAIL: the exit status must say so (with
+# pipefail, "echo | grep -q" fails when grep stops at its match before
+# echo is done, and "! echo | grep -q FAIL" then passes).
+{
+	sed -n '1,/^KPGUEST start/p' "$ST/guest-clean.log"
+	echo "KPTEST early.case FAIL (selftest)"
+	seq -f 'KPTEST filler.case-%g PASS' 1 30000
+	sed -n '/^KPGUEST start/,$p' "$ST/guest-clean.log" | sed 1d
+} > "$tmp/long.log"
+expect_rc guest.long-log-early-fail 1 guest "$tmp/long.log" 0
+
 # A boot that never started QEMU (no kernel here) with the previous
 # run's logs still in place: FAIL lines, not the old PASSes.
 st=$tmp/stale
