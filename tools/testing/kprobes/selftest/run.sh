@@ -8,7 +8,8 @@
 #    kunit-results.py and itest-results.sh (the clean logs pass);
 #  - KUnit logs with a failing case (its assertion text is shown), a
 #    missing case, a skipped case, a crash in the middle of a suite;
-#  - guest logs without an end marker, without a boot; itest.sh and
+#  - guest logs without an end marker, without a boot, with kmemleak's
+#    listing of a leak (guest/kmemleak.sh's verdict); itest.sh and
 #    ftracetest.sh with no kernel (QEMU never starts) and the previous
 #    run's logs in place (every case FAILs, none of the old PASSes);
 #  - the inventory: a missing case, a case it does not list, a skip it
@@ -157,6 +158,12 @@ expect_rc guest.no-end-marker 1 guest "$ST/guest-noend.log" 0
 has guest.no-end-marker-not-clean '^KPTEST guest\.kernel-clean FAIL'
 expect_rc guest.no-boot 1 guest "$ST/guest-noboot.log" 0
 has guest.no-boot-not-clean '^KPTEST guest\.kernel-clean FAIL'
+# kmemleak found a leak after the tests (guest/kmemleak.sh: a real
+# listing): the case fails, and its listing on the console too
+expect_rc guest.kmemleak-leak 1 guest "$ST/guest-kmemleak.log" 0
+has guest.kmemleak-leak-named '^KPTEST kmemleak\.no-leaks FAIL \(1 unreferenced objects'
+has guest.kmemleak-leak-not-clean '^KPTEST guest\.kernel-clean FAIL \(a kernel report'
+has guest.kmemleak-leak-listing-shown '^KPTEST-KERNEL-REPORT unreferenced object 0x'
 expect_rc guest.clean 0 guest "$ST/guest-clean.log" 0
 has guest.clean-passes '^KPTEST guest\.kernel-clean PASS$'
 
