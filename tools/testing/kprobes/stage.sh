@@ -92,12 +92,17 @@ for p in "${series[@]}"; do
 		sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "patches/$p")
 done
 for t in "${touched[@]}"; do
+	# once per file (several patches touch some), and writable: a copy
+	# of the read-only base is read-only, and for a user who is not root
+	# a second cp onto it, or patch, fails
+	[ -e "$work/$t" ] && continue
 	mkdir -p "$work/$(dirname "$t")"
 	if [ -f "$KP_ROOT/$t" ] && git ls-files --error-unmatch "$t" >/dev/null 2>&1; then
 		cp "$KP_ROOT/$t" "$work/$t"
 	elif [ -f "$KP_BASE/$t" ]; then
 		cp "$KP_BASE/$t" "$work/$t"
 	fi
+	[ ! -e "$work/$t" ] || chmod u+w "$work/$t"
 done
 for p in "${series[@]}"; do
 	(cd "$work" && patch -p1 -s --no-backup-if-mismatch < "$KP_ROOT/patches/$p") ||
