@@ -110,5 +110,8 @@ archcheck:
 clean:
 	rm -rf build/obj-* build/src-* build/series* build/*.log build/*.results
 
+# The extracted base is read-only (deps.sh): its directories are made
+# writable first, or a user who is not root could not remove it.
 distclean:
+	[ ! -d build ] || find build -type d ! -perm -u+w -exec chmod u+w {} +
 	rm -rf build

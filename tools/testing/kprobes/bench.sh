@@ -29,7 +29,9 @@
 # (table.txt), results.json and results.csv.
 # --smoke (used by make check): the ours flavour only, tiny sizes, one
 # boot per arch, in $KP_BUILD/bench/smoke (nothing kept); proves the
-# benchmark runs and its output parses.
+# benchmark runs and its output parses: bench-report.py fails it unless
+# its console shows no kernel report (kernel-reports), reaches the
+# guest's end marker and has every per-hit row the arch has measured.
 # Knobs: KP_BENCH_N (calls per per-hit row), KP_BENCH_MT, KP_BENCH_REG
 # (registration sizes, comma-separated), KP_BENCH_BUDGET (seconds of
 # guest time a registration row may take, extrapolated: bigger sizes are

@@ -9,6 +9,10 @@ fl=$1
 arch=$2
 mode=$3
 log=${4:-}
+# The log is the console of this boot or nothing: a boot that stops
+# before QEMU starts (no kernel, a failing initramfs.sh) leaves no log,
+# never the previous boot's, which its caller would read as this one.
+[ -z "$log" ] || rm -f "$log"
 obj=$(kp_obj "$fl" "$arch")
 kernel=$obj/$(kp_image "$arch")
 [ -f "$kernel" ] || kp_die "no kernel $kernel: run build.sh $fl $arch"
@@ -39,6 +43,7 @@ fi
 # and the console show no kernel report.
 if [ "$mode" = demo ] && [ -z "$log" ]; then
 	log=$KP_BUILD/demo-$fl-$arch.log
+	rm -f "$log"
 	tee_demo=1
 fi
 set +e

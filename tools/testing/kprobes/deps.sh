@@ -116,9 +116,14 @@ if [ "$used" != "$want" ] || [ ! -f "$KP_BASE/Makefile" ]; then
 	got=$(dpkg-query -W -f='${Version}' "$KP_BASE_PKG" 2>/dev/null || true)
 	[ "$got" = "$want" ] || kp_die "$KP_BASE_PKG $want is not installed (have: '${got:-none}')"
 	kp_log "extracting $KP_BASE_TARBALL ($KP_BASE_PKG $want)"
-	rm -rf "$KP_BASE_DIR"
+	kp_rm_tree "$KP_BASE_DIR"
 	mkdir -p "$KP_BASE_DIR"
 	tar -xJf "$KP_BASE_TARBALL" -C "$KP_BASE_DIR"
+	# Read-only: the staged trees are hard-linked copies of it, and a
+	# script that wrote through one would change the base.  Whoever
+	# copies it and needs to write there makes the copy writable
+	# (series-check.sh), whoever removes it uses kp_rm_tree (make
+	# distclean likewise).
 	chmod -R a-w "$KP_BASE"
 	echo "$want" > "$stamp"
 	used=$want

@@ -42,6 +42,17 @@ kp_base_used() {
 	esac
 }
 
+# rm -rf that also works for a user who is not root on a tree with
+# read-only directories (the extracted base: deps.sh makes it read-only).
+kp_rm_tree() {
+	local d
+	for d in "$@"; do
+		[ -e "$d" ] || continue
+		find "$d" -type d ! -perm -u+w -exec chmod u+w {} + 2>/dev/null
+		rm -rf "$d"
+	done
+}
+
 kp_log() { printf '[kprobes] %s\n' "$*" >&2; }
 kp_die() { printf '[kprobes] error: %s\n' "$*" >&2; exit 1; }
 

@@ -65,9 +65,11 @@ fi
 mapfile -t patches < <(ls "$ser"/0*.patch | grep -v '/0000-cover-letter\.patch$')
 if [ ! -f "$repo/.kp-base" ]; then
 	kp_log "series-check: a git repository of the base in $repo (once)"
-	rm -rf "$repo"
+	kp_rm_tree "$repo"
 	mkdir -p "$repo"
-	cp -a "$KP_BASE/." "$repo/"
+	# the base is read-only (deps.sh), the repository must not be: for
+	# a user who is not root, git init and git am could not write there
+	cp -a "$KP_BASE/." "$repo/" && chmod -R u+w "$repo" &&
 	(
 		cd "$repo" && git init -q && git config user.name kprobes &&
 		git config user.email kprobes@localhost &&
@@ -154,7 +156,9 @@ section=$(awk '/^KPROBES$/{s=1} s&&/^$/{exit} s&&/^F:/{print $2}' "$repo/MAINTAI
 for f in "${ourfiles[@]}"; do
 	out=$(cd "$repo" && ./scripts/get_maintainer.pl --nogit --nogit-fallback \
 		--sections -f "$f" 2>&1)
-	echo "$out" | grep -qx KPROBES || mfail+=("$f: not under KPROBES")
+	# a here-string: with pipefail, "echo | grep -q" fails whenever grep
+	# stops reading at its match before echo is done (a long listing)
+	grep -qx KPROBES <<< "$out" || mfail+=("$f: not under KPROBES")
 done
 while read -r pat; do
 	[ -n "$pat" ] || continue

@@ -48,7 +48,7 @@ for f in "${cfiles[@]}"; do
 	# without running sparse on the file, and did on the next call.  Ask
 	# once more before calling it a failure; diagnostics are never
 	# retried away (they come with a CHECK line).
-	if [ $rc = 0 ] && ! echo "$log" | grep -qE "^ +CHECK +.*/$f\$"; then
+	if [ $rc = 0 ] && ! grep -qE "^ +CHECK +.*/$f\$" <<< "$log"; then
 		log=$(kp_kmake ours "$arch" C=2 "${f%.c}.o" 2>&1)
 		rc=$?
 	fi
@@ -56,7 +56,7 @@ for f in "${cfiles[@]}"; do
 	# No CHECK line: sparse did not run on the file, which proves nothing.
 	if [ $rc != 0 ]; then
 		w="make C=2 ${f%.c}.o failed (exit $rc): $(echo "$log" | tail -n 3)"$'\n'"$w"
-	elif ! echo "$log" | grep -qE "^ +CHECK +.*/$f\$"; then
+	elif ! grep -qE "^ +CHECK +.*/$f\$" <<< "$log"; then
 		w="sparse did not check $f: $(echo "$log" | tail -n 2)"$'\n'"$w"
 	fi
 	for h in "${hfiles[@]}"; do

@@ -23,7 +23,7 @@ kp_check_flavour "$fl"
 src=$(kp_src "$fl")
 if [ ! -f "$src/.kp-staged" ]; then
 	kp_log "staging $fl tree in $src"
-	rm -rf "$src" "$src.tmp"
+	kp_rm_tree "$src" "$src.tmp"
 	mkdir -p "$(dirname "$src")"
 	cp -al "$KP_BASE" "$src.tmp"
 	find "$src.tmp" -type d -exec chmod u+w {} +
@@ -99,12 +99,17 @@ for p in "${series[@]}"; do
 		sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "patches/$p")
 done
 for t in "${touched[@]}"; do
+	# once per file (several patches touch some), and writable: a copy
+	# of the read-only base is read-only, and for a user who is not root
+	# a second cp onto it, or patch, fails
+	[ -e "$work/$t" ] && continue
 	mkdir -p "$work/$(dirname "$t")"
 	if [ -f "$KP_ROOT/$t" ] && git ls-files --error-unmatch "$t" >/dev/null 2>&1; then
 		cp "$KP_ROOT/$t" "$work/$t"
 	elif [ -f "$KP_BASE/$t" ]; then
 		cp "$KP_BASE/$t" "$work/$t"
 	fi
+	[ ! -e "$work/$t" ] || chmod u+w "$work/$t"
 done
 for p in "${series[@]}"; do
 	(cd "$work" && patch -p1 -s --no-backup-if-mismatch < "$KP_ROOT/patches/$p") ||
@@ -114,7 +119,7 @@ pmanifest=$src/.kp-patched
 oldp=()
 [ -f "$pmanifest" ] && mapfile -t oldp < "$pmanifest"
 for f in "${oldp[@]}"; do
-	printf '%s\n' "${touched[@]}" | grep -qxF "$f" && continue
+	grep -qxF "$f" < <(printf '%s\n' "${touched[@]}") && continue
 	rm -f "$src/$f"
 	[ -f "$KP_BASE/$f" ] && cp "$KP_BASE/$f" "$src/$f"
 done

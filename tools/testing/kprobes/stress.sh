@@ -29,8 +29,14 @@ for arch in $arches; do
 			KP_KUNIT_TIMEOUT=${KP_KUNIT_TIMEOUT:-2400} "$KP_TOOLS/kunit.sh" "$fl" "$arch" |
 				sed "s/^KUNIT \([^ ]*\) \(PASS\|FAIL\|SKIP\)/KPTEST $arch.$fl:kunit.\1 \2/" >> "$res"
 		fi
+		# no log after the boot: QEMU never started (not the last run's log)
 		log=$KP_BUILD/stress-$fl-$arch.log
+		rm -f "$log"
 		KP_BOOT_TIMEOUT=${KP_STRESS_TIMEOUT:-3000} "$KP_TOOLS/boot.sh" "$fl" "$arch" stress "$log"
+		if [ ! -f "$log" ]; then
+			echo "KPTEST $arch.$fl:boot FAIL (QEMU never started: no console log $log)" >> "$res"
+			continue
+		fi
 		tr -d '\r' < "$log" | grep -a '^KPTEST ' | sed "s/^KPTEST /KPTEST $arch.$fl:/" >> "$res"
 		tr -d '\r' < "$log" | grep -a '^KPSTRESS ' | sed "s/^KPSTRESS /KPSTRESS $arch.$fl /" >> "$res"
 		grep -aq '^KPGUEST done' "$log" ||

@@ -8,7 +8,10 @@
 #    kunit-results.py and itest-results.sh (the clean logs pass);
 #  - KUnit logs with a failing case (its assertion text is shown), a
 #    missing case, a skipped case, a crash in the middle of a suite;
-#  - guest logs without an end marker, without a boot;
+#  - guest logs without an end marker, without a boot, with kmemleak's
+#    listing of a leak (guest/kmemleak.sh's verdict); itest.sh and
+#    ftracetest.sh with no kernel (QEMU never starts) and the previous
+#    run's logs in place (every case FAILs, none of the old PASSes);
 #  - the inventory: a missing case, a case it does not list, a skip it
 #    does not allow (all FAIL), an allowed skip (counted as skipped), the
 #    closing line, update refusing to drop a case no --drop names, and
@@ -24,7 +27,8 @@
 #  - the benchmark's parser and report (bench-report.py) on crafted
 #    bench guest logs (selftest/bench/: the smoke boot of make check, and
 #    two stored runs laid out as make bench stores them): the smoke
-#    verdicts (every attach row there, complete), the report and README's per-hit block made from the
+#    verdicts (every attach row there, complete; no kernel report on
+#    the console, the end marker, every per-hit row of the arch), the report and README's per-hit block made from the
 #    stored runs (current run, history, the raw files named), the empty
 #    case, --check on a hand edit, and the repository's own README.md
 #    and results/REPORT.md up to date with its stored results; the
@@ -154,8 +158,43 @@ expect_rc guest.no-end-marker 1 guest "$ST/guest-noend.log" 0
 has guest.no-end-marker-not-clean '^KPTEST guest\.kernel-clean FAIL'
 expect_rc guest.no-boot 1 guest "$ST/guest-noboot.log" 0
 has guest.no-boot-not-clean '^KPTEST guest\.kernel-clean FAIL'
+# kmemleak found a leak after the tests (guest/kmemleak.sh: a real
+# listing): the case fails, and its listing on the console too
+expect_rc guest.kmemleak-leak 1 guest "$ST/guest-kmemleak.log" 0
+has guest.kmemleak-leak-named '^KPTEST kmemleak\.no-leaks FAIL \(1 unreferenced objects'
+has guest.kmemleak-leak-not-clean '^KPTEST guest\.kernel-clean FAIL \(a kernel report'
+has guest.kmemleak-leak-listing-shown '^KPTEST-KERNEL-REPORT unreferenced object 0x'
 expect_rc guest.clean 0 guest "$ST/guest-clean.log" 0
 has guest.clean-passes '^KPTEST guest\.kernel-clean PASS$'
+
+# A long console with an early FAIL: the exit status must say so (with
+# pipefail, "echo | grep -q" fails when grep stops at its match before
+# echo is done, and "! echo | grep -q FAIL" then passes).
+{
+	sed -n '1,/^KPGUEST start/p' "$ST/guest-clean.log"
+	echo "KPTEST early.case FAIL (selftest)"
+	seq -f 'KPTEST filler.case-%g PASS' 1 30000
+	sed -n '/^KPGUEST start/,$p' "$ST/guest-clean.log" | sed 1d
+} > "$tmp/long.log"
+expect_rc guest.long-log-early-fail 1 guest "$tmp/long.log" 0
+
+# A boot that never started QEMU (no kernel here) with the previous
+# run's logs still in place: FAIL lines, not the old PASSes.
+st=$tmp/stale
+mkdir -p "$st/src-ours/tools/testing/selftests/ftrace/test.d/kprobe"
+: > "$st/src-ours/tools/testing/selftests/ftrace/test.d/kprobe/a.tc"
+cp "$ST/guest-clean.log" "$st/itest-ours-x86_64.log"
+KP_BUILD=$st expect_rc guest.stale-log 1 "$KP_TOOLS/itest.sh" ours x86_64
+has guest.stale-log-no-boot '^KPTEST run\.boot FAIL \(QEMU never started'
+has guest.stale-log-not-clean '^KPTEST guest\.kernel-clean FAIL'
+hasnt guest.stale-log-no-pass '^KPTEST .* PASS'
+printf 'KPGUEST start mode=ftracetest\nKPFTRACE kprobe/a.tc PASS\nKPGUEST done\n' \
+	> "$st/ftracetest-ours-x86_64.log"
+KP_BUILD=$st expect_rc ftrace.stale-log 1 "$KP_TOOLS/ftracetest.sh" ours x86_64
+has ftrace.stale-log-no-boot '^FTRACE x86_64:run\.boot FAIL \(QEMU never started'
+has ftrace.stale-log-case-fails '^FTRACE x86_64:kprobe/a\.tc FAIL'
+has ftrace.stale-log-not-clean '^FTRACE x86_64:kernel-clean FAIL'
+hasnt ftrace.stale-log-no-pass ' PASS'
 
 # 4. The inventory and the accounting.  results FLAVOUR KUNIT_LOG GUEST_LOG
 results() {
@@ -312,9 +351,38 @@ has bench.smoke-verdict '^BENCH smoke\.x86_64\.ours PASS$'
 mkdir -p "$tmp/smoke"
 sed 's/done=10 attach_ns/done=9 attach_ns/' "$ST/bench/smoke/ours-x86_64-icount.log" > "$tmp/smoke/ours-x86_64-icount.log"
 expect_rc bench.smoke-attach-incomplete 1 br "$tmp/smoke" 1 x86_64
-has bench.smoke-attach-incomplete-named '^BENCH smoke\.x86_64\.ours FAIL$'
+has bench.smoke-attach-incomplete-named '^BENCH smoke\.x86_64\.ours FAIL \(attach rows incomplete: perf perf4 events\)$'
 expect_rc bench.smoke-no-log 1 br "$tmp/smoke" 1 arm64
-has bench.smoke-no-log-named '^BENCH arm64\.ours\.parse FAIL$'
+has bench.smoke-no-log-named '^BENCH arm64\.ours\.parse FAIL'
+# the smoke console: a kernel report (each of a WARN, a KASAN report, a
+# panic), no end marker, a per-hit row missing or not measured, no log
+sm=$ST/bench/smoke/ours-x86_64-icount.log
+for c in 'warning:/row=k /i [   10.100000] WARNING: CPU: 1 PID: 212 at kernel/kprobes.c:1234 kprobe_arm+0x5a/0x70' \
+	 'kasan:/row=attach via=perf /i [   11.200000] BUG: KASAN: slab-use-after-free in kprobe_free_insn_slot+0x3c/0x120' \
+	 'panic:/row=opt n=10 /a [   12.300000] Kernel panic - not syncing: Fatal exception in interrupt' \
+	 'no-end:/^KPGUEST done/d' 'row-missing:/row=rf /d' 'row-not-measured:s/^BENCHRES row=o .*/BENCHRES row=o na=1 why=state want=jump state=trap/'; do
+	sed "${c#*:}" "$sm" > "$tmp/smoke/ours-x86_64-icount.log"
+	expect_rc "bench.smoke-console-${c%%:*}" 1 br "$tmp/smoke" 1 x86_64
+	has "bench.smoke-console-${c%%:*}-named" '^BENCH smoke\.x86_64\.ours FAIL \('
+done
+sed '/WARNING/d' "$sm" | sed '/row=k /i [   10.100000] WARNING: CPU: 1 PID: 212 at kernel/kprobes.c:1234 kprobe_arm+0x5a/0x70' \
+	> "$tmp/smoke/ours-x86_64-icount.log"
+br "$tmp/smoke" 1 x86_64 > "$tmp/out" 2>&1
+has bench.smoke-console-report-shown '^BENCH-KERNEL-REPORT \[ +10\.100000\] WARNING: CPU: 1 PID: 212 '
+has bench.smoke-console-report-why '^BENCH smoke\.x86_64\.ours FAIL \(a kernel report on the console: \[ +10\.100000\] WARNING: CPU'
+# arm64 has no kprobes on ftrace: its f and rf rows refused pass there,
+# and fail on x86_64; its j row must still be measured
+sed -e 's/^BENCHRES row=\(r\?f\) .*/BENCHRES row=\1 na=1 why=arm kind=\1 ret=-95 offset=0/' "$sm" \
+	> "$tmp/smoke/ours-arm64-icount.log"
+cp "$tmp/smoke/ours-arm64-icount.log" "$tmp/smoke/ours-x86_64-icount.log"
+expect_rc bench.smoke-arm64-no-ftrace 0 br "$tmp/smoke" 1 arm64
+expect_rc bench.smoke-x86_64-needs-ftrace 1 br "$tmp/smoke" 1 x86_64
+has bench.smoke-x86_64-needs-ftrace-named '^BENCH smoke\.x86_64\.ours FAIL \(per-hit rows not measured: f \(n/a \(arm\)\), rf '
+sed -i 's/^BENCHRES row=j .*/BENCHRES row=j na=1 why=arm/' "$tmp/smoke/ours-arm64-icount.log"
+expect_rc bench.smoke-arm64-needs-j 1 br "$tmp/smoke" 1 arm64
+rm -f "$tmp/smoke/"*.log
+br "$tmp/smoke" 1 x86_64 > "$tmp/out" 2>&1
+has bench.smoke-no-log-says-why '^BENCH x86_64\.ours\.parse FAIL \(no console log .*: QEMU never started\)$'
 # the attach rows: a BPF run not counted, an event left behind, a row missing
 for c in 'bpf-hits-short:s/ hits=10 / hits=9 /' 'events-left:s/ clear_ns=5000000 left=0/ clear_ns=5000000 left=1/' \
 	 'via-missing:/ via=multi /d'; do
