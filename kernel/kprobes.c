@@ -1008,9 +1008,8 @@ extern char __entry_text_start[] __weak, __entry_text_end[] __weak;
  * before a trap handler could see a probe running and count the hit as
  * missed: the CPU recurses until the NMI nesting count or the stack
  * overflows (seen on x86_64 with KASAN and lockdep, probing every
- * function, rcu_is_watching among them).  Earlier kernels accept them and
- * recurse the same way (the entry code is unchanged).  Refused by name; a
- * name configured out is skipped.
+ * function, rcu_is_watching among them).  Refused by name; a name
+ * configured out is skipped.
  */
 static const char * const trap_entry_callees[] __initconst = {
 	"rcu_is_watching",
@@ -1149,7 +1148,7 @@ static int site_write(struct kprobe_site *site, bool arm)
 /*
  * For kprobes_ftrace.c: does some probe of the site @sp move the ip after
  * the call, so that the site needs the IPMODIFY ftrace_ops?  A
- * post_handler (as upstream decides) or a jprobe.
+ * post_handler (it runs with the ip after the call) or a jprobe.
  */
 bool kprobe_site_moves_ip(struct kprobe *sp)
 {
@@ -1361,7 +1360,7 @@ static int check_location(unsigned long addr, struct module **modp,
 	if (within_kprobe_blacklist(addr))
 		return -EINVAL;
 	/*
-	 * Text others patch: -EINVAL, as upstream.  jump_label_lock() keeps
+	 * Text others patch: -EINVAL.  jump_label_lock() keeps
 	 * static keys still while we look: x86's check decodes each jump
 	 * label site's live instruction, and a key being switched leaves
 	 * text_poke_bp()'s int3 on its sites (arch_jump_entry_size() BUGs on

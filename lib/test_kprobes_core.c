@@ -1384,12 +1384,12 @@ static void kpt_blacklist_copies(struct kunit *test)
  * a site is armed in it (a module that went LIVE frees its init text
  * the same way).  register_kprobe() asks again under kprobe_mutex
  * (kprobe_module_text_left(), from recheck_module()).  KUnit has no
- * module to load and fail at the right moment, and QEMU's TCG would not
- * interleave the two reliably: the check itself is tested, on a struct
+ * module to load and fail at the right moment, and no test can make the
+ * two interleave reliably: the check itself is tested, on a struct
  * module made up for it (only compared and read, never linked in), in
  * every state it can find.  The guest test of kp_initfail exercises a
- * real failed init.  Failed before the check came (no such check: the
- * GOING and LIVE cases registered).
+ * real failed init.  Without the check the GOING and LIVE cases
+ * register.
  */
 static void kpt_module_going(struct kunit *test)
 {

@@ -518,7 +518,7 @@ void *alloc_insn_page(void)
 int arch_write_insn_slot(void *dst, const void *src, size_t len)
 {
 	text_poke_copy(dst, src, len);
-	/* New text for perf (PERF_RECORD_TEXT_POKE), as upstream reports it */
+	/* New text for perf (PERF_RECORD_TEXT_POKE), which perf tools decode */
 	perf_event_text_poke(dst, NULL, 0, src, len);
 	return 0;
 }
@@ -758,14 +758,14 @@ void arch_remove_kprobe(struct kprobe *p)
  * @offset: requested offset
  * @on_func_entry: set when the probe is at the function's entry
  *
- * The entry of a function is offset 0, or the end of its ENDBR (as
- * upstream).  The ENDBR must stay in place for IBT, so a probe there goes
- * after it: on the function's ftrace site with CONFIG_KPROBES_ON_FTRACE
- * (the probe then runs from ftrace), after the fentry call without it
- * (where upstream refuses the function's entry altogether).  Any other
- * offset is taken as it is and is not the entry: one inside ENDBR or
- * fentry is then refused, and the end of the fentry call is the body's
- * first instruction, as upstream (no kretprobe there, and BPF's
+ * The entry of a function is offset 0, or the end of its ENDBR.  The
+ * ENDBR must stay in place for IBT, so a probe there goes after it: on
+ * the function's ftrace site with CONFIG_KPROBES_ON_FTRACE (the probe
+ * then runs from ftrace), after the fentry call without it (the first
+ * instruction that is the function's own).  Any other offset is taken as
+ * it is and is not the entry: one inside ENDBR or fentry is then refused,
+ * and the end of the fentry call is the body's first instruction (no
+ * kretprobe there, and BPF's
  * bpf_get_func_ip() is 0 for a probe there, KPROBE_FLAG_ON_FUNC_ENTRY
  * being unset).
  *

@@ -86,7 +86,7 @@ notrace void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 	 * without IPMODIFY).  Left so unless the pre_handler moves the ip.
 	 */
 	resume = instruction_pointer(regs);
-	/* Handlers see the ip as after an int3 at the site (as upstream). */
+	/* Handlers see the ip as after an int3 at the site, on every path. */
 	instruction_pointer_set(regs, ip + INT3_INSN_SIZE);
 	/*
 	 * And orig_ax as an exception entry leaves it.  ftrace saved 0

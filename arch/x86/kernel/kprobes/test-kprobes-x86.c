@@ -17,10 +17,10 @@
  *  - where the handlers see regs->ip: the probed address + 1, and the
  *    next instruction in a post_handler.
  *
- * What TCG cannot show: interrupts arrive only between translation
- * blocks, and a vCPU is never preempted in the middle of the trap, so a
- * window of a few instructions (the ones the emulation closes) is almost
- * never hit; the counts and the state checks still pin the behaviour
+ * What a test cannot show: an interrupt in a window of a few
+ * instructions (the ones the emulation closes) is rarely hit, and an
+ * emulator that delivers interrupts only between blocks of instructions
+ * never hits it; the counts and the state checks still pin the behaviour
  * (emulated kinds take no step trap, boosting is off where it must be).
  * Kernel CFI (CONFIG_CFI_CLANG) needs clang >= 16: with gcc, the refusal
  * of the CFI check sequence (core.c, in_cfi_check()) is compiled out and
@@ -778,7 +778,7 @@ static void kpx_contexts(struct kunit *test)
 
 /*
  * The same classes from NMIs: the test sends NMIs to its own CPU (the
- * local APIC's NMI delivery, which QEMU emulates; no PMU needed) and its
+ * local APIC's NMI delivery; no PMU needed) and its
  * NMI handler runs a round.  Nothing else runs a probe on this CPU
  * meanwhile, so no hit may be missed.
  */
@@ -1473,7 +1473,7 @@ static void kpx_cfi_check(struct kunit *test)
 }
 
 /* ---------------------------------------------------------------------
- * Issue 28: what the handlers of the trampoline paths may rely on
+ * What the handlers of the trampoline paths may rely on
  */
 
 /* The body of an asm test function: past its ENDBR, if any. */
