@@ -1305,8 +1305,9 @@ int kprobe_on_func_entry(kprobe_opcode_t *addr, const char *sym,
 
 /*
  * 1 when @addr is an ftrace site a probe goes through ftrace for, 0 when
- * it is no ftrace site, or an errno: -EINVAL (no kprobes on ftrace, as
- * upstream), -EBUSY (ftrace killed), -EILSEQ (inside the site's call).
+ * it is no ftrace site, or an errno: -EINVAL (no kprobes on ftrace: the
+ * site's call is ftrace's), -EBUSY (ftrace killed), -EILSEQ (inside the
+ * site's call).
  */
 static int kprobe_ftrace_site(unsigned long addr)
 {

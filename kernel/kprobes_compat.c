@@ -42,8 +42,8 @@ int kprobe_arch_prepare(struct kprobe *sp)
  * @regs: the registers at the fault
  * @trap: the arch's trap number or fault status
  *
- * The arch code of these architectures predates fault_handler (upstream
- * dropped it): kprobe_page_fault() asks here first.  A fault while a
+ * The arch code of these architectures has no fault_handler call of its
+ * own: kprobe_page_fault() asks here first.  A fault while a
  * pre- or post-handler runs goes to that probe's fault_handler, as on
  * x86 and arm64; a fault of the single-stepped instruction stays the
  * arch's.  Called with preemption disabled and a probe running.

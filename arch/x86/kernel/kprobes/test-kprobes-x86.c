@@ -1593,12 +1593,10 @@ static void kpx_df_clear(struct kunit *test)
 }
 
 /*
- * Finding D: a fault_handler that handles a page fault (returns 1, as
- * documented, having moved regs->ip past the load).  The base's
- * do_kern_addr_fault() warned about any fault kprobes took
- * (WARN_ON_ONCE(kprobe_page_fault())): patches/0100 lets it be.
- * Failed before it: TAINT_WARN set by the hit (and the WARNING on the
- * console, which the harness reports on its own).
+ * A fault_handler that handles a page fault (returns 1, as documented,
+ * having moved regs->ip past the load): do_kern_addr_fault() must not
+ * warn about a fault kprobes took (WARN_ON_ONCE(kprobe_page_fault())
+ * would): no TAINT_WARN after the hit.
  */
 static struct {
 	unsigned long *bad;
