@@ -1001,7 +1001,7 @@ static void kpc_rcu_idle(struct kunit *test)
  * which the fault_handler leaves to it) or in the post copy (a load
  * without one, which the fault_handler skips).  It sees its own probe as
  * kprobe_running(), KPROBE_HIT_SS, and the fault at the probed address.
- * Failed before: kprobe_running() was the probe's internal site.
+ * It catches a kprobe_running() that is the probe's internal site.
  */
 static struct {
 	unsigned long resume;

@@ -1548,12 +1548,12 @@ static void kpx_df_expect(struct kunit *test, const char *path)
 }
 
 /*
- * Finding A: a probed instruction inside "std ... cld".  The post copy's
+ * A probed instruction inside "std ... cld".  The post copy's
  * post_handler (kprobe_step_trampoline) and an optimized probe's
  * pre_handler (kprobe_opt_trampoline) run with DF clear, as from an
- * int3; the probed code gets DF set back.  Failed before the
- * trampolines had their cld: DF set in both handlers, and the rep stosb
- * going backwards over the guard.
+ * int3; the probed code gets DF set back.  Trampolines without their
+ * cld fail it: DF set in both handlers, and the rep stosb going
+ * backwards over the guard.
  */
 static void kpx_df_clear(struct kunit *test)
 {
@@ -1650,7 +1650,7 @@ static void kpx_fault_handled(struct kunit *test)
 }
 
 /*
- * Finding C: kcb->reading is the trap's own, while it reads an emulated
+ * kcb->reading is the trap's own, while it reads an emulated
  * branch's memory operand (indirect_target()).  A probe hit in that
  * window (an NMI's) whose stepped copy faults must still be rewound to
  * its original address, where the exception table entry is.  The outer
@@ -1707,11 +1707,11 @@ static void kpx_reading_reentry(struct kunit *test)
 }
 
 /*
- * Finding E: handlers where RCU does not watch.  An optimized probe hit
+ * Handlers where RCU does not watch.  An optimized probe hit
  * between ct_idle_enter() and ct_idle_exit(), and a kretprobed function
  * that returns there (it calls ct_idle_enter() itself: its entry hit is
  * an ordinary one).  Their handlers find RCU watching (the callbacks
- * make it, with ct_nmi_enter()).  Failed before: rcu_is_watching()
+ * make it, with ct_nmi_enter()).  It catches code where rcu_is_watching()
  * false in both handlers, where an unregistration's synchronize_rcu()
  * would not have waited for them.  The post copy's callback has done
  * it since it came (kpx_post_copy tests it).  Without OPTPROBES the
@@ -1798,7 +1798,7 @@ static void kpx_rcu_idle(struct kunit *test)
 }
 
 /*
- * Finding B: another debugger's breakpoint (kgdb's, here an int3 the
+ * Another debugger's breakpoint (kgdb's, here an int3 the
  * test writes itself over the first byte of kpx_foreign's 5-byte movl).
  * Decoded from the function's start, it makes +3 an instruction
  * boundary and hides a je into the tail of the region at +9.  A probe
@@ -1852,7 +1852,7 @@ static void kpx_foreign_int3(struct kunit *test)
  * their own CPU and wait for it; its handler reads a bad kernel address
  * with copy_from_kernel_nofault(), whose exception table entry makes it
  * fail with -EFAULT.  The probe's fault_handler, which would take it,
- * must not be called.  Failed before: it was called for each of them,
+ * must not be called.  It catches code where it was called for each of them,
  * with the NMI's pt_regs.
  */
 static struct {
@@ -1946,7 +1946,7 @@ static void kpx_nmi_fault(struct kunit *test)
  * the ip: where it resumes (kprobe_opt_x86_resume_ip(), which reads the
  * site) is worked out while RCU still watches, for an unregistration's
  * grace period waits for nothing else.  A stand-in for it notes whether
- * RCU watched.  Failed before: the trampoline's redirect call worked it
+ * RCU watched.  It catches code where the trampoline's redirect call worked it
  * out after ct_nmi_exit(), with RCU not watching, from a site that could
  * have been freed meanwhile.
  */
@@ -2019,7 +2019,7 @@ static void kpx_rcu_idle_redirect(struct kunit *test)
  * ends the hit at the next instruction, with the probed code's IF back,
  * reading nothing of the site.  The lookup's stand-in says "gone" (an
  * unregistration unhashes the site first); with RCU watching it is not
- * asked.  Failed before: the post_handler ran from the freed site.
+ * asked.  It catches code where the post_handler ran from the freed site.
  */
 #ifdef CONFIG_CONTEXT_TRACKING_IDLE
 static struct {
@@ -2086,7 +2086,7 @@ static void kpx_rcu_idle_post_gone(struct kunit *test)
  * followed by code, and a probe after it.  Without a kgdb breakpoint
  * there the probe registers; with one (kgdb's table stood in for) it is
  * refused with -EBUSY, as the int3 hides the first byte of an unknown
- * instruction.  Failed before the kgdb branch: it registered both times.
+ * instruction.  Without the kgdb branch it registers both times.
  */
 asm("	.pushsection .text, \"ax\"\n"
 /* int kpx_kgdb(void): 3; an int3 that never runs after its jmp */
@@ -2194,7 +2194,7 @@ static void kpx_gp_order(struct kunit *test)
  * A jprobe on a function called where RCU does not watch (no ftrace site:
  * the breakpoint's path; the ftrace path skips such hits): its handler
  * finds RCU watching, and RCU stops watching again once the function
- * returned.  Failed before: the handler ran with RCU not watching, where
+ * returned.  It catches code where the handler ran with RCU not watching, where
  * the grace period of an unregistration would not have waited for it.
  */
 #if defined(CONFIG_JPROBES) && defined(CONFIG_CONTEXT_TRACKING_IDLE)
