@@ -68,3 +68,29 @@ else
 	fail kretsleep.bpf.tool-built
 fi
 rmmod kp_target
+
+# 3. Returns pending across exec: a kretprobe event with maxactive 1 on
+# begin_new_exec(), through which every exec of an ELF binary passes,
+# and execs from several processes at once, so that most instances come
+# from the tasks' storage; each task execs with its instance pending.
+echo 'r1:kpexec begin_new_exec' >> $KP_TR/kprobe_events ||
+	{ fail kretsleep.exec.add; exit 0; }
+echo > $KP_TR/trace
+echo 1 > $KP_TR/events/kprobes/kpexec/enable
+i=0
+while [ $i -lt 20 ]; do /bin/true & /bin/true & /bin/true & i=$((i + 1)); done
+wait
+echo 0 > $KP_TR/events/kprobes/kpexec/enable
+returns=$(grep -c ' kpexec: ' $KP_TR/trace)
+missed=$(awk '$1 == "kpexec" { print $3 }' $KP_TR/kprobe_profile)
+echo "  exec: $returns returns reported, $missed missed"
+echo '-:kpexec' >> $KP_TR/kprobe_events
+if ours; then
+	if [ "$returns" -ge 60 ]; then pass kretsleep.exec.returns; else
+		fail kretsleep.exec.returns "($returns of at least 60)"; fi
+	expect_eq kretsleep.exec.no-miss "$missed" 0
+elif [ "$missed" -gt 0 ]; then
+	pass kretsleep.exec.misses-shown
+else
+	fail kretsleep.exec.misses-shown "($returns returns, $missed missed)"
+fi
