@@ -957,8 +957,8 @@ static void kpc_rcu_idle(struct kunit *test)
 			wait_for_kprobe_optimizer();
 		if (t[i].which == KPC_IJMP)
 			kpc.post_ip = (unsigned long)kpx_leaf;
-		else if (ftraced)
-			kpc.post_ip = (unsigned long)kp->addr + MCOUNT_INSN_SIZE;
+		else if (ftraced)	/* past the fentry call */
+			kpc.post_ip = (unsigned long)kp->addr + CALL_INSN_SIZE;
 		else
 			kpc.post_ip = (unsigned long)kp->addr + kpx_ai(kp)->len;
 		KUNIT_EXPECT_EQ_MSG(test, kpc_idle_call(t[i].which, t[i].arg),
