@@ -125,7 +125,8 @@ static void kpt_post(struct kprobe *p, struct pt_regs *regs,
 	kpt_seen(regs);
 }
 
-static int kpt_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+static int __maybe_unused kpt_ret(struct kretprobe_instance *ri,
+				  struct pt_regs *regs)
 {
 	kpt_seen(regs);
 	return 0;
@@ -240,7 +241,7 @@ static void kpt_post_copy(struct kunit *test)
 	kpt_expect_traced(test, kptr_call_post, NULL, "its caller");
 }
 
-static bool kpt_is_optimized(struct kprobe *kp)
+static bool __maybe_unused kpt_is_optimized(struct kprobe *kp)
 {
 	struct kprobe *site;
 	bool ret;
