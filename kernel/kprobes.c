@@ -1599,6 +1599,22 @@ bool kprobe_registered(struct kprobe *p)
 	return site_of(p);
 }
 
+/*
+ * Registering and unregistering may sleep (kprobe_mutex), and RCU-tasks
+ * counts a voluntary sleep as a quiescent state, so nothing that waits for
+ * RCU-tasks may count on a caller here being a holdout: report a quiescent
+ * state at each call, slept or not.  A caller that registers thousands of
+ * probes in one system call (a tracefs or debugfs write) never sleeps
+ * while kprobe_mutex is free; the jump optimizer waits for RCU-tasks
+ * without kprobe_mutex, so registration goes on meanwhile, and its grace
+ * period (the slot reapers' too) would otherwise last until that call
+ * returns to user space: minutes on a slow kernel.
+ */
+static void kprobe_tasks_qs(void)
+{
+	cond_resched_tasks_rcu_qs();
+}
+
 /* Registration proper, kprobe_mutex held: @p is not registered. */
 static int register_at(struct kprobe *p, kprobe_opcode_t *addr, bool on_entry)
 {
@@ -1649,6 +1665,7 @@ int register_kprobe(struct kprobe *p)
 
 	if (!p)
 		return -EINVAL;
+	kprobe_tasks_qs();
 	ret = check_caller_flags(p);
 	if (ret)
 		return ret;
@@ -1715,6 +1732,7 @@ void kprobe_unregister_begin(struct kprobe *p)
 {
 	struct kprobe_site *site;
 
+	kprobe_tasks_qs();
 	mutex_lock(&kprobe_mutex);
 	site = site_of(p);
 	if (!site)
@@ -1753,6 +1771,7 @@ void kprobe_unregister_end(struct kprobe *p)
 {
 	struct kprobe_site *site, *tmp;
 
+	kprobe_tasks_qs();
 	mutex_lock(&kprobe_mutex);
 	list_for_each_entry_safe(site, tmp, &retired_sites, node) {
 		if (site->owner != p)

@@ -1197,6 +1197,74 @@ static void kpt_own_workqueue(struct kunit *test)
 }
 
 /*
+ * A caller that registers many probes in one system call never sleeps
+ * while kprobe_mutex is free; every registration is an RCU-tasks
+ * quiescent state all the same, so kprobes' own deferred work (the jump
+ * optimizer, the slot reapers) does not wait for the whole batch.  A
+ * kthread calls register_kprobe() in a loop, on a probe already
+ * registered (refused after the checks), and an RCU-tasks grace period
+ * started meanwhile must end while it still loops.  Without the
+ * quiescent state the kthread holds the grace period until its loop
+ * gives up after 20 s, and the case fails (a bound on a wait that
+ * otherwise lasts as long as the loop, not a speed check).
+ */
+struct kpt_looper {
+	struct kprobe kp;
+	struct completion running;
+	unsigned long calls;
+	bool stop;
+	bool gave_up;
+};
+
+static int kpt_looper_fn(void *data)
+{
+	struct kpt_looper *l = data;
+	unsigned long end = jiffies + 20 * HZ;
+
+	complete(&l->running);
+	while (!READ_ONCE(l->stop)) {
+		if (time_after(jiffies, end)) {
+			l->gave_up = true;
+			break;
+		}
+		if (register_kprobe(&l->kp) == -EINVAL)
+			l->calls++;
+	}
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+static void kpt_tasks_qs(struct kunit *test)
+{
+	struct task_struct *looper;
+	struct kpt_looper *l;
+
+	/* there any cond_resched() ends an RCU-tasks grace period */
+	if (!IS_ENABLED(CONFIG_TASKS_RCU))
+		kunit_skip(test, "no RCU-tasks: synchronize_rcu_tasks() is synchronize_rcu()");
+	l = kunit_kzalloc(test, sizeof(*l), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, l);
+	init_completion(&l->running);
+	l->kp.addr = KPT_ADDR(kpt_target3);
+	KUNIT_ASSERT_EQ(test, register_kprobe(&l->kp), 0);
+	looper = kthread_run(kpt_looper_fn, l, "kpt_looper");
+	if (IS_ERR(looper)) {
+		unregister_kprobe(&l->kp);
+		KUNIT_FAIL(test, "no looper thread");
+		return;
+	}
+	wait_for_completion(&l->running);
+	synchronize_rcu_tasks();
+	WRITE_ONCE(l->stop, true);
+	kthread_stop(looper);
+	unregister_kprobe(&l->kp);
+	KUNIT_EXPECT_FALSE_MSG(test, l->gave_up,
+			       "an RCU-tasks grace period waited for a task registering probes");
+	KUNIT_EXPECT_GT(test, l->calls, 0);
+}
+
+/*
  * unregister_kprobe() returns only when no CPU can be in a hit of the
  * probe: it waits for the RCU readers that may hold it (every hit is
  * one).  A kthread on the other CPU sits in rcu_read_lock(), standing in
@@ -1537,6 +1605,7 @@ static struct kunit_case kprobes_core_cases[] = {
 	KUNIT_CASE(kpt_caller_flags),
 	KUNIT_CASE(kpt_kretprobe_entry_only),
 	KUNIT_CASE_SLOW(kpt_own_workqueue),
+	KUNIT_CASE_SLOW(kpt_tasks_qs),
 	KUNIT_CASE(kpt_post_handler_gone),
 	KUNIT_CASE(kpt_blacklist_copies),
 	KUNIT_CASE(kpt_unregister_wait),

@@ -14,6 +14,10 @@
 #     them removed in one batch;
 #  5. with kmemleak in the kernel (the debug flavour), a scan: any leak
 #     fails.
+# kpstress_chunk=N: names per write in phase 4 (default 2000).
+# kpstress_sysrq=1: on an RCU-tasks stall report, the holdouts' task lines
+# and stacks (info level: the console shows warnings only) and every
+# task's state (sysrq-t) go to the console, once.
 # Prints "KPSTRESS key value" lines and KPTEST verdicts; the host counts
 # kernel reports.
 . /guest/lib.sh
@@ -21,6 +25,8 @@ S=/sys/kernel/debug/kp_stress
 KML=/sys/kernel/debug/kmemleak
 export KPCONC_SECONDS=120 KPLIFE_ROUNDS=20 KPCHURN_SECONDS=60
 stride=1
+chunk=2000
+sysrq=
 verbose=
 for a in $(cat /proc/cmdline); do
 	case $a in
@@ -28,10 +34,25 @@ for a in $(cat /proc/cmdline); do
 	kplife=*) KPLIFE_ROUNDS=${a#kplife=} ;;
 	kpchurn=*) KPCHURN_SECONDS=${a#kpchurn=} ;;
 	kpstress_stride=*) stride=${a#kpstress_stride=} ;;
+	kpstress_chunk=*) chunk=${a#kpstress_chunk=} ;;
+	kpstress_sysrq=1) sysrq=1 ;;
 	kpstress_verbose=1) verbose=verbose=1 ;;
 	kpstress_noopt=1) echo 0 > /proc/sys/debug/kprobes-optimization ;;
 	esac
 done
+if [ -n "$sysrq" ]; then
+	(
+		while sleep 5; do
+			dmesg | grep -q 'detected stalls on tasks' || continue
+			echo 8 > /proc/sys/kernel/printk
+			echo "KPSTRESS rcu-tasks stall: the report, at every level"
+			dmesg | sed -n '/detected stalls on tasks/,$p' | head -300
+			echo t > /proc/sysrq-trigger
+			echo 5 > /proc/sys/kernel/printk
+			break
+		done
+	) &
+fi
 # Leaks from before the stress (boot) are not ours to report.
 [ -w $KML ] && echo clear > $KML
 if [ "$KPCONC_SECONDS" != 0 ]; then
@@ -62,7 +83,7 @@ done
 echo "KPSTRESS candidates $(wc -l < /tmp/funcs) stride $stride"
 t0=$(date +%s)
 # In chunks, with progress on the console.
-awk '{ print > ("/tmp/chunk." int((NR - 1) / 2000)) }' /tmp/funcs
+awk -v n="$chunk" '{ print > ("/tmp/chunk." int((NR - 1) / n)) }' /tmp/funcs
 for c in $(ls /tmp/chunk.* | sort -t. -k2 -n); do
 	cat "$c" > $S/probe
 	echo "KPSTRESS progress $c $(head -n 1 $S/stats) at +$(( $(date +%s) - t0 ))s"
