@@ -320,7 +320,7 @@ static u64 kpc_call_how(kpa64_fn_t fn, u64 a, u64 b, enum kpc_how how)
 	return ret;
 }
 
-static u64 kpc_call(kpa64_fn_t fn, u64 a, u64 b)
+static u64 __maybe_unused kpc_call(kpa64_fn_t fn, u64 a, u64 b)
 {
 	return kpc_call_how(fn, a, b, KPC_PLAIN);
 }
