@@ -504,6 +504,24 @@ static struct task_struct *krt_start_blocker(struct kunit *test,
 	return t;
 }
 
+/* Start @n blockers, each inside krt_block(); how many did. */
+static int krt_start_blockers(struct kunit *test, struct krt_blocker *b,
+			      int n)
+{
+	struct task_struct *t;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		t = krt_start_blocker(test, &b[i]);
+		if (IS_ERR(t)) {
+			KUNIT_FAIL(test, "blocker %d did not start: %ld", i,
+				   PTR_ERR(t));
+			break;
+		}
+	}
+	return i;
+}
+
 /*
  * Exact nmissed: maxactive 1 held by a blocked call, per-call data too
  * big for the task's storage.
@@ -1096,7 +1114,6 @@ static void krt_test_own_sleepers(struct kunit *test)
 	static struct kretprobe rp;
 	static struct krt_blocker b[KRT_SLEEPERS];
 	DECLARE_COMPLETION_ONSTACK(open);
-	struct task_struct *t;
 	int i, n, bad = 0;
 
 	complete_all(&open);
@@ -1105,14 +1122,7 @@ static void krt_test_own_sleepers(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, register_kretprobe(&rp), 0);
 	KUNIT_EXPECT_EQ(test, rp.maxactive, krt_default_maxactive());
 	KUNIT_EXPECT_LT(test, rp.maxactive, KRT_SLEEPERS);
-	for (n = 0; n < KRT_SLEEPERS; n++) {
-		t = krt_start_blocker(test, &b[n]);
-		if (IS_ERR(t)) {
-			KUNIT_FAIL(test, "blocker %d did not start: %ld", n,
-				   PTR_ERR(t));
-			break;
-		}
-	}
+	n = krt_start_blockers(test, b, KRT_SLEEPERS);
 	KUNIT_EXPECT_EQ(test, atomic_read(&krt_entries), n);
 	KUNIT_EXPECT_EQ(test, rp.nmissed, 0);
 	/* A call of ours meanwhile is watched too. */
@@ -1143,7 +1153,6 @@ static void krt_test_own_unregister_inflight(struct kunit *test)
 	static struct kretprobe rp;
 	static struct krt_blocker b[3];
 	DECLARE_COMPLETION_ONSTACK(open);
-	struct task_struct *t;
 	unsigned int since;
 	const void *pool;
 	int i, n;
@@ -1152,14 +1161,7 @@ static void krt_test_own_unregister_inflight(struct kunit *test)
 	WRITE_ONCE(krt_open_go, &open);
 	krt_init(&rp, krt_block, krt_block_entry, krt_block_ret, 1);
 	KUNIT_ASSERT_EQ(test, register_kretprobe(&rp), 0);
-	for (n = 0; n < 3; n++) {
-		t = krt_start_blocker(test, &b[n]);
-		if (IS_ERR(t)) {
-			KUNIT_FAIL(test, "blocker did not start: %ld",
-				   PTR_ERR(t));
-			break;
-		}
-	}
+	n = krt_start_blockers(test, b, 3);
 	KUNIT_EXPECT_EQ(test, rp.nmissed, 0);
 	pool = rp.pool;
 	since = kretprobe_pools_released();
