@@ -5,7 +5,8 @@
 # the base's ftrace selftests, the config matrix's variants compiled
 # (make matrix boots them); for `ours` also the staged tree's check,
 # sparse over our C files and headers, a debug-flavour boot (KASAN,
-# lockdep: the KUnit suites and the lifetime tests), checkpatch --strict
+# lockdep: the KUnit suites and the lifetime tests), the bug fixes for
+# plain 6.12 with their tests (fixes.sh), checkpatch --strict
 # over the exported series, the docs.  First of all, the harness's own
 # self-test.  At the end, the time each phase took.
 #
@@ -83,6 +84,20 @@ for arch in $arches; do
 			> "$dbg_log" 2>&1 &
 		dbg_pid=$!
 	fi
+	# The bug fixes for plain 6.12 (patches/fixes/, flavour "fixes"):
+	# built after the debug flavour, in the same niced background, and
+	# tested at the end of the architecture.  KP_CHECK_FIXES=0 skips it.
+	fix_pid=
+	if [ "$fl" = ours ] && [ "${KP_CHECK_FIXES:-1}" = 1 ]; then
+		fix_log=$KP_BUILD/check-build-fixes-$arch.log
+		(
+			while [ -n "$dbg_pid" ] && kill -0 "$dbg_pid" 2>/dev/null; do
+				sleep 5
+			done
+			nice -n 19 "$KP_TOOLS/build.sh" fixes "$arch"
+		) > "$fix_log" 2>&1 &
+		fix_pid=$!
+	fi
 	if [ "$fl" = ours ] && [ $staged = 0 ]; then
 		"$KP_TOOLS/no-upstream.sh" | tee -a "$res"
 		staged=1
@@ -151,6 +166,21 @@ for arch in $arches; do
 			say "CHECK $arch:build.debug FAIL (see $dbg_log)"
 			phase "$arch: debug build (failed)"
 		fi
+	fi
+	# The fixes: 6.12's kprobes_test suite with the cases the fixes add,
+	# and the guest tests of those a KUnit case cannot show, on the base
+	# with the series (fixes.sh with).  That each test fails without its
+	# fix is fixes.sh both's to show (a build and a boot per test).
+	if [ -n "$fix_pid" ]; then
+		if wait "$fix_pid"; then
+			say "CHECK $arch:build.fixes PASS"
+			KP_FIXES_BUILD=0 "$KP_TOOLS/fixes.sh" "$arch" with 2>/dev/null |
+				grep '^FIXES ' | tee -a "$res"
+		else
+			tail -n 20 "$fix_log" >&2
+			say "CHECK $arch:build.fixes FAIL (see $fix_log)"
+		fi
+		phase "$arch: fixes for 6.12"
 	fi
 	kp_log "$fl $arch done at +$(( $(date +%s) - t0 ))s"
 done

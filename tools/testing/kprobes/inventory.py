@@ -37,6 +37,8 @@ halfway, fails make check through the cases it did not print:
   CHECKPATCH  patch file                     checkpatch.sh: counted (below)
   SERIES      name                           series-check.sh --quick
   DOCS        name                           docs.sh
+  FIXES       ARCH:patch.with|suite.with     fixes.sh with: the fixes for
+              plain 6.12, each patch's tests on the base with the series
 
 A kind of COUNTED has names that change with no change to what runs
 (CHECKPATCH's are the series' patch files, named after their subject
@@ -93,7 +95,7 @@ ARCHES = ('x86_64', 'arm64')
 # The kinds of result lines, all inventoried (see the top); a name is
 # "ARCH:NAME" for a case about one architecture, "NAME" for the run's.
 KINDS = ('KUNIT', 'KPTEST', 'FTRACE', 'SPARSE', 'MATRIX', 'CHECK', 'BENCH',
-         'SELFTEST', 'CHECKPATCH', 'SERIES', 'DOCS')
+         'SELFTEST', 'CHECKPATCH', 'SERIES', 'DOCS', 'FIXES')
 # Kinds inventoried by their number of cases, in one "KIND * WHERE=N" line.
 COUNTED = ('CHECKPATCH',)
 # Kinds that run the same in every flavour: update writes all flavours.
