@@ -107,11 +107,17 @@ archcheck:
 	ARCHES="$(AC_ARCHES)" $(T)/deps.sh
 	ARCHES="$(AC_ARCHES)" FLAVOURS="$(AC_FLAVOURS)" $(T)/archcheck.sh
 
+# The build directory: KP_BUILD from the environment, as the scripts use it.
+B := $(or $(KP_BUILD),build)
 clean:
-	rm -rf build/obj-* build/src-* build/series* build/*.log build/*.results
+	rm -rf $(B)/obj-* $(B)/src-* $(B)/series* $(B)/*.log $(B)/*.results $(B)/debug
 
 # The extracted base is read-only (deps.sh): its directories are made
 # writable first, or a user who is not root could not remove it.
+# A KP_BUILD of ours has the extracted base or a build in it: nothing
+# else is removed.
 distclean:
-	[ ! -d build ] || find build -type d ! -perm -u+w -exec chmod u+w {} +
-	rm -rf build
+	[ ! -d $(B) ] || [ -d $(B)/base ] || ls -d $(B)/obj-* >/dev/null 2>&1 || \
+		{ echo "$(B) does not look like a kprobes build directory"; exit 1; }
+	[ ! -d $(B) ] || find $(B) -type d ! -perm -u+w -exec chmod u+w {} +
+	rm -rf $(B)
