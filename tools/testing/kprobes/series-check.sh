@@ -34,12 +34,17 @@
 #      port).  KP_SC_FROM / KP_SC_TO (patch numbers, 1-based) narrow the
 #      steps.
 #
-# --builds runs 1 and 5 only.  --quick (part of make check) runs 1-4:
+#   6. the fixes for the plain base (patches/fixes/, exported beside the
+#      series): git am on the base alone, checkpatch --strict.
+#
+# --builds runs 1 and 5 only.  --quick (part of make check) runs 1-4 and 6:
 # about a minute, once the base repository exists.  Result lines:
 #     SERIES apply PASS|FAIL
 #     SERIES checkpatch PASS|FAIL           (the failing patches indented)
 #     SERIES kernel-doc PASS|FAIL           (the failing files indented)
 #     SERIES maintainers PASS|FAIL
+#     SERIES fixes.apply PASS|FAIL          (6. the fixes for the plain base)
+#     SERIES fixes.checkpatch PASS|FAIL
 #     SERIES build.NN.ARCH PASS|FAIL|SKIP   (NN the patch; not --quick)
 #     SERIES boot.NN.ARCH PASS|FAIL|SKIP    (KP_SC_BUILD=vmlinux)
 # Logs in $KP_BUILD/series-check/; exit status non-zero if any failed.
@@ -171,6 +176,41 @@ if [ ${#mfail[@]} = 0 ]; then
 else
 	res maintainers FAIL
 	printf '    %s\n' "${mfail[@]}"
+fi
+
+# 6. The fixes for the plain base (series.sh exported them beside the
+#    series): they apply with git am to the whole base, alone, and pass
+#    checkpatch --strict as the series does.  The repository is left
+#    at the series, for the builds below.
+fser=$ser-fixes
+mapfile -t fpatches < <(ls "$fser"/0*.patch 2>/dev/null | grep -v '/0000-cover-letter\.patch$')
+if [ ${#fpatches[@]} = 0 ]; then
+	res fixes.apply FAIL "(no fixes exported in $fser)"
+else
+	git -C "$repo" checkout -q -f --detach base && git -C "$repo" clean -qfdx -e .kp-base
+	if git -C "$repo" am -q "${fpatches[@]}" > "$sc/fixes-am.log" 2>&1; then
+		res fixes.apply PASS "(${#fpatches[@]} patches on the plain base)"
+	else
+		res fixes.apply FAIL "(see $sc/fixes-am.log)"
+		git -C "$repo" am --abort >/dev/null 2>&1
+	fi
+	git -C "$repo" checkout -q -f --detach series
+	fails=()
+	for p in "${fpatches[@]}"; do
+		# UNKNOWN_COMMIT_ID: the base tree has no history to look
+		# the Fixes: commits up in.  MISSING_FIXES_TAG: a fix whose
+		# introducing commit is not pinned down names the release
+		# it was found in instead (patches/fixes/README).
+		out=$(cd "$KP_BASE" && ./scripts/checkpatch.pl --strict --no-summary \
+			--show-types --ignore UNKNOWN_COMMIT_ID,MISSING_FIXES_TAG \
+			-q "$p" 2>&1 | python3 "$KP_TOOLS/checkpatch-filter.py")
+		[ -z "$out" ] || { fails+=("$(basename "$p")"); echo "$out" | head -20 | sed 's/^/    /'; }
+	done
+	if [ ${#fails[@]} = 0 ]; then
+		res fixes.checkpatch PASS "(${#fpatches[@]} patches, --strict)"
+	else
+		res fixes.checkpatch FAIL "(${fails[*]})"
+	fi
 fi
 
 fi

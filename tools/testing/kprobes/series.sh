@@ -7,6 +7,11 @@
 # series-msgs/cover.txt.  The patches apply with `git am` on a git tree
 # of the base, in order, and the tree after the last one is the project's
 # (series.py checks it).  The commits are left in $KP_BUILD/series-tree.
+#
+# Beside it, in OUTDIR-fixes: the bug fixes for the plain base
+# (patches/fixes/, their own series), applied with git am to a git tree
+# of the base's versions of the files they touch and exported again with
+# their cover letter patches/fixes/cover.txt.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 out=${1:-$KP_BUILD/series}
@@ -32,3 +37,40 @@ s = s.replace('*** BLURB HERE ***', '\n'.join(lines[2:]))
 open(path, 'w').write(s)
 PY
 ls "$out"
+
+# The fixes for the plain base: git am proves they apply there.
+fixes=$KP_ROOT/patches/fixes
+fout=$out-fixes
+ftree=$KP_BUILD/series-fixes-tree
+rm -rf "$ftree" "$fout"
+mkdir -p "$ftree" "$fout"
+mapfile -t fpatches < <(grep -v '^#' "$fixes/series" | grep . | sed "s|^|$fixes/|")
+(
+	cd "$ftree"
+	git init -q
+	git config user.name "$KP_SERIES_NAME"
+	git config user.email "$KP_SERIES_EMAIL"
+	sed -n 's|^diff --git a/\([^ ]*\) b/.*|\1|p' "${fpatches[@]}" | sort -u |
+	while read -r f; do
+		[ -f "$KP_BASE/$f" ] || continue
+		mkdir -p "$(dirname "$f")"
+		cp "$KP_BASE/$f" "$f"
+		chmod u+w "$f"
+	done
+	git add -A
+	git commit -qm "Linux $(make -s -C "$KP_BASE" kernelversion) (Debian linux-source-6.12)"
+	git tag base
+	git am -q "${fpatches[@]}"
+) || kp_die "the fixes of patches/fixes/ do not apply to the base"
+git -C "$ftree" format-patch -q --cover-letter --base="$(git -C "$ftree" rev-parse base)" \
+	-o "$fout" base..HEAD
+python3 - "$(ls "$fout"/0000-*.patch)" "$fixes/cover.txt" <<'PY'
+import sys
+path, body = sys.argv[1], sys.argv[2]
+s = open(path).read()
+lines = open(body).read().rstrip('\n').splitlines()
+s = s.replace('*** SUBJECT HERE ***', lines[0])
+s = s.replace('*** BLURB HERE ***', '\n'.join(lines[2:]))
+open(path, 'w').write(s)
+PY
+ls "$fout"
