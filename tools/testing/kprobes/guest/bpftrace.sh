@@ -1,0 +1,102 @@
+# SPDX-License-Identifier: GPL-2.0
+# kpmode=bpftrace (bpftrace.sh on the host, which adds Debian's bpftrace,
+# unchanged, to the initramfs): what bcc's tcpaccept users saw, with the
+# tool they use today.  bpftrace counts the returns of inet_csk_accept()
+# through a kretprobe it attaches with perf_event_open() (the kprobe PMU:
+# no maxactive can be given), while N busybox nc listeners sleep in
+# accept(), more than a kretprobe's default pool holds (max(10, 2 x
+# CPUs) with preemption); then a client connects to each.  Ours takes
+# the instances the pool lacks from the tasks' own storage: bpftrace
+# counts all N returns.  Upstream's pool has none left for the rest: it
+# counts fewer, and the run shows how many.
+. /guest/lib.sh
+N=${KP_BPFTRACE_N:-25}
+PORT=7100
+BT=/tmp/bpftrace.out
+now() { cut -d. -f1 /proc/uptime; }
+export PATH=$PATH:/usr/bin
+
+if ! command -v bpftrace > /dev/null; then
+	fail bpftrace.present "(no /usr/bin/bpftrace: boot with bpftrace.sh, which adds it)"
+	exit 0
+fi
+pass bpftrace.present
+echo "  $(bpftrace --version 2>&1)"
+
+# wait_for SECONDS CMD...: until CMD succeeds (0.2 s steps); 1 if it never did
+wait_for() {
+	local n=$(($1 * 5))
+	shift
+	while [ $n -gt 0 ]; do
+		"$@" && return 0
+		sleep 0.2
+		n=$((n - 1))
+	done
+	return 1
+}
+probe_listed() { grep -q ' inet_csk_accept+0x0' $KP_DBG/list; }
+# the listeners sleeping in accept(): their wchan is inet_csk_accept (or
+# the wait it calls)
+in_accept() {
+	local p c=0
+	for p in $LPIDS; do
+		case $(cat /proc/$p/wchan 2>/dev/null) in
+		inet_csk_accept|inet_csk_wait_for_connect) c=$((c + 1)) ;;
+		esac
+	done
+	echo $c
+}
+all_in_accept() { [ "$(in_accept)" = $N ]; }
+none_in_accept() { [ "$(in_accept)" = 0 ]; }
+
+t0=$(now)
+bpftrace -e 'kretprobe:inet_csk_accept { @n = count(); }' > $BT 2>&1 &
+bt=$!
+# bpftrace prints "Attaching 1 probe..." and then attaches: the probe is
+# in kprobes' list once it is armed.  LLVM under emulation is slow.
+if wait_for 900 probe_listed; then
+	pass bpftrace.attach
+else
+	fail bpftrace.attach "(no kprobe on inet_csk_accept after 900 s; bpftrace said: $(head -c 600 $BT | tr '\n' ' '))"
+	kill -INT $bt 2>/dev/null
+	exit 0
+fi
+echo "  bpftrace attached in $(($(now) - t0)) s: $(grep inet_csk_accept $KP_DBG/list)"
+
+LPIDS=
+i=0
+while [ $i -lt $N ]; do
+	nc -l -p $((PORT + i)) < /dev/null > /dev/null 2>&1 &
+	LPIDS="$LPIDS $!"
+	i=$((i + 1))
+done
+wait_for 120 all_in_accept
+inside=$(in_accept)
+echo "  $inside of $N listeners asleep in accept()"
+expect_eq bpftrace.accept.all-inside "$inside" $N
+i=0
+while [ $i -lt $N ]; do
+	nc -w 5 127.0.0.1 $((PORT + i)) < /dev/null > /dev/null 2>&1 &
+	i=$((i + 1))
+done
+wait_for 120 none_in_accept
+left=$(in_accept)
+expect_eq bpftrace.accept.all-accepted "$left" 0
+# Stop bpftrace: it prints its map (@n: COUNT) as it exits.
+kill -INT $bt
+wait $bt
+rc=$?
+for p in $LPIDS; do kill $p 2>/dev/null; done
+wait 2>/dev/null
+n=$(sed -n 's/^@n: *\([0-9][0-9]*\).*/\1/p' $BT)
+echo "  bpftrace exited $rc, counted ${n:-no} returns of inet_csk_accept for $N accepts ($(($(now) - t0)) s in all)"
+sed 's/^/  | /' $BT | head -20
+expect_eq bpftrace.exit "$rc" 0
+if ours; then
+	expect_eq bpftrace.accept.all-returns "${n:-none}" $N
+elif [ -n "$n" ] && [ "$n" -lt $N ]; then
+	echo "  upstream: $((N - n)) of $N returns missed"
+	pass bpftrace.accept.misses-shown
+else
+	fail bpftrace.accept.misses-shown "(counted '${n:-none}' of $N returns)"
+fi
