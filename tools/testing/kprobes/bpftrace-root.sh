@@ -16,7 +16,9 @@
 # a gzip of this size for long under emulation).
 #
 # Cached: built again only when this script is newer than the archive
-# (KP_BPFTRACE_REFRESH=1 forces it).  Needs the network the first time.
+# (KP_BPFTRACE_REFRESH=1 forces it).  Needs the network the first time
+# (deps.sh calls it).  $KP_BUILD/bpftrace-ARCH/packages lists the
+# packages and versions it holds.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 arch=${1:-x86_64}
@@ -92,5 +94,5 @@ add "${interp#/}"
 (cd "$root" && find . | sort | cpio -o -H newc --quiet -R 0:0) > "$out.tmp"
 mv "$out.tmp" "$out"
 kp_log "bpftrace for $arch: $(du -sh "$root" | cut -f1) in $out ($(wc -l < "$dir/packages") packages, $(find "$root" -type f | wc -l) files)"
-rm -rf "$stage"
+rm -rf "$stage" "$root" "$dir/debs"
 echo "$out"
