@@ -22,7 +22,7 @@ extra=$("$KP_TOOLS/bpftrace-root.sh" "$arch") || rc=$?
 if [ $rc = 0 ]; then
 	set +e
 	KP_INITRD_EXTRA=$extra KP_MEM=${KP_BPFTRACE_MEM:-2048} \
-		KP_BOOT_TIMEOUT=${KP_BPFTRACE_TIMEOUT:-1800} \
+		KP_BOOT_TIMEOUT=${KP_BPFTRACE_TIMEOUT:-1200} \
 		"$KP_TOOLS/boot.sh" "$fl" "$arch" bpftrace "$log"
 	rc=$?
 	set -e
