@@ -27,6 +27,8 @@ if [ -n "${KP_INITRD_EXTRA:-}" ]; then
 		head -c $(( (4 - $(stat -c %s "$f") % 4) % 4 )) /dev/zero
 	done > "$obj/kp-initramfs-extra.cpio"
 	initrd=$obj/kp-initramfs-extra.cpio
+	# QEMU has read it by the time it exits: no second copy kept
+	trap 'rm -f "$obj/kp-initramfs-extra.cpio"' EXIT
 fi
 # KUnit on, but no suite at boot (the glob matches none): a guest test
 # points kunit.filter_glob at the suite of the module it loads.
