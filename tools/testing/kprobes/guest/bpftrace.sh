@@ -102,13 +102,32 @@ expect_eq accept.all-accepted "$left" 0
 # nmissed) for it; bpftrace's count is what its user sees.
 prof=$(grep inet_csk_accept $KP_TR/kprobe_profile 2>/dev/null)
 echo "  kprobe_profile: ${prof:-no line for inet_csk_accept}"
-# Stop bpftrace: it prints its map (@n: COUNT) as it exits.
+# Stop bpftrace: it prints its map (@n: COUNT) as it exits.  bpftrace
+# 0.17 notes a SIGINT or SIGTERM in a flag, but looks at it only when
+# epoll_wait() (100 ms at a time) fails with EINTR: a signal that comes
+# while it is between two waits is lost (seen once in a dozen runs under
+# emulation).  A user presses Ctrl-C again; here SIGTERM every 5 s (the
+# same flag; after its main loop bpftrace gives SIGINT back its default
+# action, which would kill it before it prints, SIGTERM not).
 kill -INT $bt
+sigs=1
 w=0
 while alive $bt && [ $w -lt 300 ]; do
 	sleep 1
 	w=$((w + 1))
+	if [ $((w % 5)) = 0 ] && alive $bt; then
+		kill -TERM $bt 2>/dev/null
+		sigs=$((sigs + 1))
+	fi
 done
+echo "  bpftrace stopped after $sigs signal(s)"
+if alive $bt; then
+	echo "  bpftrace still running $w s after SIGINT: $(grep -E '^(State|SigIgn|SigCgt|SigPnd|ShdPnd)' /proc/$bt/status | tr '\n\t' '  ')"
+	for t in /proc/$bt/task/*; do
+		echo "  task ${t##*/} $(cut -d' ' -f3 $t/stat) in $(cat $t/wchan)"
+		sed 's/^/    /' $t/stack 2>/dev/null | head -12
+	done
+fi
 kill -KILL $bt 2>/dev/null
 wait $bt
 rc=$?
