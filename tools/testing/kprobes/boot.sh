@@ -17,6 +17,19 @@ obj=$(kp_obj "$fl" "$arch")
 kernel=$obj/$(kp_image "$arch")
 [ -f "$kernel" ] || kp_die "no kernel $kernel: run build.sh $fl $arch"
 initrd=$("$KP_TOOLS/initramfs.sh" "$fl" "$arch")
+# KP_INITRD_EXTRA="ARCHIVE...": cpio archives (bpftrace-root.sh's) put
+# after the guest's in one initrd; the kernel unpacks each into the root.
+# An uncompressed archive must start at a multiple of 4 bytes into the
+# initrd (zeros before it are skipped): each piece is padded to one.
+if [ -n "${KP_INITRD_EXTRA:-}" ]; then
+	for f in "$initrd" ${KP_INITRD_EXTRA}; do
+		cat "$f"
+		head -c $(( (4 - $(stat -c %s "$f") % 4) % 4 )) /dev/zero
+	done > "$obj/kp-initramfs-extra.cpio"
+	initrd=$obj/kp-initramfs-extra.cpio
+	# QEMU has read it by the time it exits: no second copy kept
+	trap 'rm -f "$obj/kp-initramfs-extra.cpio"' EXIT
+fi
 # KUnit on, but no suite at boot (the glob matches none): a guest test
 # points kunit.filter_glob at the suite of the module it loads.
 append="kpmode=$mode kpflavour=$fl kunit.enable=1 kunit.filter_glob=kp-none-at-boot panic=-1 ${KP_APPEND:-}"

@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # check.sh: the test command (make check).  For each architecture of
 # ARCHES and the flavour FLAVOUR: build, KUnit, guest integration tests,
-# the base's ftrace selftests, the config matrix's variants compiled
-# (make matrix boots them); for `ours` also the staged tree's check,
-# sparse over our C files and headers, a debug-flavour boot (KASAN,
+# Debian's bpftrace in the guest, the base's ftrace selftests, the config
+# matrix's variants compiled (make matrix boots them); for `ours` also
+# the staged tree's check, sparse over our C files and headers, a debug-flavour boot (KASAN,
 # lockdep: the KUnit suites and the lifetime tests), the bug fixes for
 # plain 6.12 with their tests (fixes.sh), checkpatch --strict
 # over the exported series, the docs.  First of all, the harness's own
@@ -113,6 +113,15 @@ for arch in $arches; do
 	phase "$arch: KUnit"
 	"$KP_TOOLS/itest.sh" "$fl" "$arch" | prefix "$arch" KPTEST | tee -a "$res"
 	phase "$arch: guest tests"
+	# Debian's bpftrace, unchanged, in a boot of its own (bpftrace.sh:
+	# the packages fetched once and cached): its kretprobe on
+	# inet_csk_accept() with more listeners asleep in accept() than a
+	# kretprobe's default pool holds.  KP_CHECK_BPFTRACE=0 skips it.
+	if [ "${KP_CHECK_BPFTRACE:-1}" = 1 ]; then
+		"$KP_TOOLS/bpftrace.sh" "$fl" "$arch" |
+			sed -E "s/^KPTEST /KPTEST $arch:bpftrace:/" | tee -a "$res"
+		phase "$arch: bpftrace"
+	fi
 	# The base's own tests of kprobes: its KUnit suite (kprobes_test, run
 	# above with ours) and its ftrace selftests for kprobes.
 	if grep -q "^KUNIT $arch:kprobes_test\." "$res"; then

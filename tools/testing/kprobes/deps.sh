@@ -94,14 +94,19 @@ if [ ${#missing[@]} -gt 0 ]; then
 	apt_install "${missing[@]}"
 fi
 
+# The arm64 dpkg architecture, for Debian's arm64 packages unpacked for
+# the arm64 guest (busybox-static, bpftrace): downloaded, not installed.
+add_arm64_arch() {
+	dpkg --print-foreign-architectures | grep -qx arm64 && return
+	kp_log "adding the arm64 dpkg architecture (for busybox-static:arm64, bpftrace:arm64)"
+	$SUDO dpkg --add-architecture arm64
+	apt_updated=
+}
+
 # An arm64 busybox for the arm64 guest: unpacked from Debian's package.
 bb64=$KP_BASE_DIR/../busybox-arm64/bin/busybox
 if [ $arm64 = 1 ] && [ ! -x "$bb64" ]; then
-	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
-		kp_log "adding the arm64 dpkg architecture (for busybox-static:arm64)"
-		$SUDO dpkg --add-architecture arm64
-		apt_updated=
-	fi
+	add_arm64_arch
 	apt_update
 	tmp=$(mktemp -d)
 	(cd "$tmp" && apt-get download -qq busybox-static:arm64 >/dev/null)
@@ -109,6 +114,18 @@ if [ $arm64 = 1 ] && [ ! -x "$bb64" ]; then
 	mkdir -p "$(dirname "$bb64")"
 	cp "$tmp/x/bin/busybox" "$bb64"
 	rm -rf "$tmp"
+fi
+
+# Debian's bpftrace for the guest of each architecture (bpftrace.sh's
+# boot): bpftrace-root.sh downloads and packs it once, under $KP_BUILD.
+if [ "${KP_CHECK_BPFTRACE:-1}" = 1 ]; then
+	for a in $arches; do
+		case $a in x86_64|arm64) ;; *) continue ;; esac
+		"$KP_TOOLS/bpftrace-root.sh" "$a" > /dev/null 2>&1 && continue
+		[ "$a" = arm64 ] && add_arm64_arch
+		apt_update
+		"$KP_TOOLS/bpftrace-root.sh" "$a" > /dev/null
+	done
 fi
 
 # The base, extracted once (again when the version changes).
