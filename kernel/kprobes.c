@@ -701,16 +701,21 @@ bool is_kprobe_optinsn_slot(unsigned long addr)
 #if IS_ENABLED(CONFIG_KPROBES_KUNIT_TEST)
 /*
  * For the KUnit test of the slot reaper (lib/test_kprobes_core.c), only in
- * kernels built with it: it counts
- * the pages, waits for the reaper, and stands as an RCU reader on a page
- * at the moment the reaper unlinks it.
+ * kernels built with it: it counts the pages, waits for the reaper, and
+ * stands as an RCU reader on a page at the moment the reaper unlinks it.
+ * The reaper runs in a worker, not in the test's task, where a KUnit
+ * static stub would see it: the hook is set beforehand, and looked at
+ * only while a KUnit test runs.
  */
 static void (*insn_unlink_hook)(unsigned long page);
 
 static void slot_unlink_hook(struct slot_cache *c, struct slot_page *sp)
 {
-	void (*hook)(unsigned long page) = READ_ONCE(insn_unlink_hook);
+	void (*hook)(unsigned long page);
 
+	if (!static_branch_unlikely(&kunit_running))
+		return;
+	hook = READ_ONCE(insn_unlink_hook);
 	if (hook && c == &insn_slots)
 		hook((unsigned long)sp->base);
 }
