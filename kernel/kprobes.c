@@ -73,6 +73,7 @@
 #include <linux/uaccess.h>
 #include <linux/fault-inject.h>
 #include <kunit/static_stub.h>
+#include <kunit/test-bug.h>
 #include <kunit/visibility.h>
 #include <asm/sections.h>
 #include <asm/cacheflush.h>
@@ -123,7 +124,6 @@ DEFINE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
 DEFINE_PER_CPU(unsigned int, kprobe_handler_nest);
 #endif
 EXPORT_PER_CPU_SYMBOL_GPL(current_kprobe);
-DEFINE_PER_CPU(unsigned long, kprobe_step_trap_count);
 
 static int site_pre_handler(struct kprobe *sp, struct pt_regs *regs);
 static void site_post_handler(struct kprobe *sp, struct pt_regs *regs,
@@ -265,32 +265,54 @@ void kprobes_inc_nmissed_count(struct kprobe *p)
 
 NOKPROBE_SYMBOL(kprobes_inc_nmissed_count);
 
-/**
- * kprobe_step_traps() - out-of-line executions that needed a second trap
- *
- * Return: the sum over all CPUs since boot (see kprobe_count_step_trap()).
+#if IS_ENABLED(CONFIG_KUNIT)
+/*
+ * The trap that ends an out-of-line step, as the KUnit suites see it.  A
+ * hit whose instruction was stepped out of line and one whose copy was
+ * boosted, emulated or run by the post copy run the same instruction and
+ * leave the same state behind: only the second trap tells them apart, and
+ * no code of a test runs in it when the probe has no post_handler.  So
+ * the arch calls kprobe_step_trapped() there.  It is no KUnit static stub,
+ * because the stub's lookup takes a spinlock and the x86 trap enters as an
+ * NMI; the hook is set beforehand, in task context.  While no KUnit test
+ * runs, the call is a static branch and a return.
  */
-unsigned long kprobe_step_traps(void)
-{
-	return kprobe_percpu_sum(&kprobe_step_trap_count);
-}
-EXPORT_SYMBOL_GPL(kprobe_step_traps);
+static void (*step_trap_hook)(struct kprobe *p);
 
 /**
- * kprobe_percpu_sum() - a per-CPU statistics counter summed over all CPUs
- * @counter: the counter
+ * kprobe_step_trapped() - an out-of-line step of @p ended in its trap
+ * @p: the probe stepped
  *
- * Return: the sum.
+ * Called by the arch from that trap.
  */
-unsigned long kprobe_percpu_sum(unsigned long __percpu *counter)
+void kprobe_step_trapped(struct kprobe *p)
 {
-	unsigned long sum = 0;
-	int cpu;
+	void (*hook)(struct kprobe *p);
 
-	for_each_possible_cpu(cpu)
-		sum += *per_cpu_ptr(counter, cpu);
-	return sum;
+	if (!static_branch_unlikely(&kunit_running))
+		return;
+	hook = READ_ONCE(step_trap_hook);
+	if (hook)
+		hook(p);
 }
+
+NOKPROBE_SYMBOL(kprobe_step_trapped);
+
+/**
+ * kprobe_set_step_trap_hook() - be called at the trap ending each step
+ * @hook: called from kprobe_step_trapped() while a KUnit test runs, in
+ *	the trap (an NMI on x86), with interrupts off: it must not sleep,
+ *	take locks or hit probes; NULL: none
+ *
+ * For the KUnit suites only.  After setting NULL, synchronize_rcu()
+ * waits for the calls in flight.
+ */
+void kprobe_set_step_trap_hook(void (*hook)(struct kprobe *p))
+{
+	WRITE_ONCE(step_trap_hook, hook);
+}
+EXPORT_SYMBOL_IF_KUNIT(kprobe_set_step_trap_hook);
+#endif
 
 /* The running probe of a CPU in a kprobe_busy_begin() section. */
 struct kprobe kprobe_busy = {
@@ -679,16 +701,21 @@ bool is_kprobe_optinsn_slot(unsigned long addr)
 #if IS_ENABLED(CONFIG_KPROBES_KUNIT_TEST)
 /*
  * For the KUnit test of the slot reaper (lib/test_kprobes_core.c), only in
- * kernels built with it: it counts
- * the pages, waits for the reaper, and stands as an RCU reader on a page
- * at the moment the reaper unlinks it.
+ * kernels built with it: it counts the pages, waits for the reaper, and
+ * stands as an RCU reader on a page at the moment the reaper unlinks it.
+ * The reaper runs in a worker, not in the test's task, where a KUnit
+ * static stub would see it: the hook is set beforehand, and looked at
+ * only while a KUnit test runs.
  */
 static void (*insn_unlink_hook)(unsigned long page);
 
 static void slot_unlink_hook(struct slot_cache *c, struct slot_page *sp)
 {
-	void (*hook)(unsigned long page) = READ_ONCE(insn_unlink_hook);
+	void (*hook)(unsigned long page);
 
+	if (!static_branch_unlikely(&kunit_running))
+		return;
+	hook = READ_ONCE(insn_unlink_hook);
 	if (hook && c == &insn_slots)
 		hook((unsigned long)sp->base);
 }

@@ -38,6 +38,7 @@
 #include <linux/workqueue.h>
 #include <linux/bug.h>
 #include <linux/export.h>
+#include <kunit/test-bug.h>
 #include <kunit/visibility.h>
 #include <asm/sections.h>
 
@@ -72,10 +73,13 @@ struct kretprobe_pool {
  * The last pools released (every instance came home and objpool_fini()
  * ran), for the KUnit suite to see that a pool is not left behind: a
  * spare that does not go back keeps its pool forever.  Only in kernels
- * built with that suite.  Other pools, of earlier cases whose instances
- * slept, may be released meanwhile, hence a few and not one.  The
- * addresses are only compared; an entry is written pool first, its
- * sequence number last, so a reader that sees the number sees the pool.
+ * built with that suite, and only while a KUnit test runs (a static
+ * branch otherwise): the release runs in whatever context returned the
+ * last instance, not in the test's task, so a KUnit static stub would
+ * not see it.  Other pools, of earlier cases whose instances slept, may
+ * be released meanwhile, hence a few and not one.  The addresses are
+ * only compared; an entry is written pool first, its sequence number
+ * last, so a reader that sees the number sees the pool.
  */
 #define KRETPROBE_RELEASED_LAST	16
 static struct {
@@ -86,9 +90,12 @@ static atomic_t kretprobe_released_seq;
 
 static void kretprobe_note_released(const void *pool)
 {
-	unsigned int seq = atomic_inc_return(&kretprobe_released_seq);
-	unsigned int i = seq % KRETPROBE_RELEASED_LAST;
+	unsigned int seq, i;
 
+	if (!static_branch_unlikely(&kunit_running))
+		return;
+	seq = atomic_inc_return(&kretprobe_released_seq);
+	i = seq % KRETPROBE_RELEASED_LAST;
 	WRITE_ONCE(kretprobe_released[i].seq, 0);
 	/* No reader pairs an old number with the new pool ... */
 	smp_wmb();

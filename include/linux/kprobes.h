@@ -761,20 +761,15 @@ void *alloc_optinsn_page(void);
 void free_optinsn_page(void *page);
 #endif /* CONFIG_OPTPROBES */
 
-/*
- * Statistics for tests: an arch calls kprobe_count_step_trap() each time
- * an out-of-line execution comes back to the core through a second trap
- * (a boosted or emulated hit does not); kprobe_step_traps() sums them.
- */
-DECLARE_PER_CPU(unsigned long, kprobe_step_trap_count);
-
-static nokprobe_inline void kprobe_count_step_trap(void)
+#if IS_ENABLED(CONFIG_KUNIT)
+/* The trap ending an out-of-line step, for KUnit (see kernel/kprobes.c) */
+void kprobe_step_trapped(struct kprobe *p);
+void kprobe_set_step_trap_hook(void (*hook)(struct kprobe *p));
+#else
+static inline void kprobe_step_trapped(struct kprobe *p)
 {
-	__this_cpu_inc(kprobe_step_trap_count);
 }
-
-unsigned long kprobe_step_traps(void);
-unsigned long kprobe_percpu_sum(unsigned long __percpu *counter);
+#endif
 
 /*
  * The exception nesting of this CPU as preempt_count() counts it: NMIs

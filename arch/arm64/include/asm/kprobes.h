@@ -85,7 +85,6 @@ void a64_step_trampoline(void);
 __visible void a64_step_callback(struct pt_regs *regs);
 /* Patch kernel text words, with a PERF_RECORD_TEXT_POKE for each */
 int arm64_kprobe_patch_text(void **addrs, u32 *insns, int n);
-DECLARE_PER_CPU(unsigned long, kprobe_brk_count);
 
 /*
  * Jump optimization: the probed instruction becomes a B to a detour

@@ -374,10 +374,6 @@ int __init arch_populate_kprobe_blacklist(void)
  * The hit path: BRK exceptions from EL1, interrupts masked.
  */
 
-/* BRK hits on this CPU: tests see that an optimized probe takes none. */
-DEFINE_PER_CPU(unsigned long, kprobe_brk_count);
-EXPORT_PER_CPU_SYMBOL_GPL(kprobe_brk_count);
-
 /* One level of nesting: the probe a reentered hit interrupted. */
 static void __kprobes save_outer(struct kprobe_ctlblk *kcb)
 {
@@ -684,7 +680,6 @@ int __kprobes kprobe_brk_handler(struct pt_regs *regs, unsigned long esr)
 	struct kprobe *p;
 	u64 btype;
 
-	__this_cpu_inc(kprobe_brk_count);
 	a64_regs_not_syscall(regs);
 	p = kprobe_lookup(addr);
 	if (!p)
@@ -750,7 +745,7 @@ int __kprobes kprobe_ss_brk_handler(struct pt_regs *regs, unsigned long esr)
 		return kprobe_opt_exit_brk(regs) ? DBG_HOOK_HANDLED :
 						   DBG_HOOK_ERROR;
 
-	kprobe_count_step_trap();
+	kprobe_step_trapped(p);
 	a64_regs_not_syscall(regs);
 	regs->pstate = (regs->pstate & ~DAIF_MASK) | kcb->saved_daif;
 	if (system_uses_irq_prio_masking())

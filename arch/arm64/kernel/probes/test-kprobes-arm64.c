@@ -99,12 +99,16 @@ struct kpa64_result {
 };
 
 static unsigned long kpa64_pre_hits, kpa64_post_hits, kpa64_bad_pc;
+/* pre_handler calls under the probe BRK's handler (kpa64_under_brk()) */
+static unsigned long kpa64_brk_hits;
 /* post_handler runs with interrupts on, or off behind lockdep's back */
 static unsigned long kpa64_bad_post;
 
 static int kpa64_pre(struct kprobe *p, struct pt_regs *regs)
 {
 	kpa64_pre_hits++;
+	if (kpa64_under_brk())
+		kpa64_brk_hits++;
 	if (instruction_pointer(regs) != (unsigned long)p->addr)
 		kpa64_bad_pc++;
 	return 0;
@@ -188,9 +192,9 @@ static unsigned long kpa64_probed_pass(struct kunit *test,
 	KUNIT_EXPECT_PTR_EQ_MSG(test, kp.addr, (kprobe_opcode_t *)*c->at,
 				"%s: probe moved", c->name);
 
-	traps = kprobe_step_traps();
+	traps = kpa64_step_traps();
 	kpa64_run_all(test, c, plain);
-	traps = kprobe_step_traps() - traps;
+	traps = kpa64_step_traps() - traps;
 	unregister_kprobe(&kp);
 
 	KUNIT_EXPECT_EQ_MSG(test, kpa64_pre_hits, KPA64_NR_INPUTS,
@@ -503,7 +507,7 @@ static void kprobes_arm64_fault_in_slot(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, register_kprobe(&kpa64_nested), 0);
 	KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
 
-	traps = kprobe_step_traps();
+	traps = kpa64_step_traps();
 	kpa64_fix_mode = 0;
 	KUNIT_EXPECT_EQ(test, kpa64_fault_load_nx(0, bad, out), 0x1234);
 	KUNIT_EXPECT_EQ(test, kpa64_pre_hits, 1);
@@ -512,7 +516,7 @@ static void kprobes_arm64_fault_in_slot(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kpa64_nested.nmissed, 1);
 	KUNIT_EXPECT_EQ(test, kpa64_nested_ret, 5);
 	/* the retried step and the nested one */
-	KUNIT_EXPECT_EQ(test, kprobe_step_traps() - traps, 2);
+	KUNIT_EXPECT_EQ(test, kpa64_step_traps() - traps, 2);
 	KUNIT_EXPECT_NULL(test, kprobe_running());
 
 	kpa64_fix_mode = 1;
@@ -740,7 +744,7 @@ static void kprobes_arm64_post_copy(struct kunit *test)
 	kpa64_nop(1, 2, plain);
 	KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
 
-	traps = kprobe_step_traps();
+	traps = kpa64_step_traps();
 	KUNIT_EXPECT_EQ(test, kpa64_nop(1, 2, out), 10);
 	KUNIT_EXPECT_EQ(test, out[0], plain[0]);
 	KUNIT_EXPECT_EQ(test, kpa64_pc.pc, a + 4);
@@ -763,7 +767,7 @@ static void kprobes_arm64_post_copy(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, out[0], plain[0]);
 	KUNIT_EXPECT_EQ(test, kpa64_pc.hits, 4);
 	KUNIT_EXPECT_EQ(test, kpa64_pc.bad, 0);
-	KUNIT_EXPECT_EQ(test, kprobe_step_traps() - traps, 0);
+	KUNIT_EXPECT_EQ(test, kpa64_step_traps() - traps, 0);
 	KUNIT_EXPECT_EQ(test, kp.nmissed, 0);
 	KUNIT_EXPECT_NULL(test, kprobe_running());
 	unregister_kprobe(&kp);
@@ -852,15 +856,12 @@ static void kpa64_opt_check_case(struct kunit *test, const struct kpa64_case *c)
 	KUNIT_EXPECT_TRUE_MSG(test, kpa64_site_optimized(kp.addr),
 			      "%s: not optimized", c->name);
 
-	/* BRK hits are counted per CPU: stay on this one */
-	migrate_disable();
-	brks = this_cpu_read(kprobe_brk_count);
-	traps = kprobe_step_traps();
+	brks = kpa64_brk_hits;
+	traps = kpa64_step_traps();
 	kpa64_run_all(test, c, plain);
 	/* no exception at all */
-	brks = this_cpu_read(kprobe_brk_count) - brks;
-	traps = kprobe_step_traps() - traps;
-	migrate_enable();
+	brks = kpa64_brk_hits - brks;
+	traps = kpa64_step_traps() - traps;
 	KUNIT_EXPECT_EQ_MSG(test, brks, 0, "%s: BRK hits", c->name);
 	KUNIT_EXPECT_EQ_MSG(test, traps, 0, "%s: step traps", c->name);
 	unregister_kprobe(&kp);
@@ -1044,6 +1045,8 @@ static void kprobes_arm64_opt_idle_text(struct kunit *test)
 static int kpa64_skip_pre(struct kprobe *p, struct pt_regs *regs)
 {
 	kpa64_pre_hits++;
+	if (kpa64_under_brk())
+		kpa64_brk_hits++;
 	regs->regs[0] = 42;
 	instruction_pointer_set(regs, (unsigned long)p->addr + 4);
 	return 1;
@@ -1067,11 +1070,9 @@ static void kprobes_arm64_optimized_ip_change(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
 	wait_for_kprobe_optimizer();
 	KUNIT_EXPECT_TRUE(test, kpa64_site_optimized(kp.addr));
-	migrate_disable();
-	brks = this_cpu_read(kprobe_brk_count);
+	brks = kpa64_brk_hits;
 	ret = kpa64_adds(1, 2, out);
-	brks = this_cpu_read(kprobe_brk_count) - brks;
-	migrate_enable();
+	brks = kpa64_brk_hits - brks;
 	KUNIT_EXPECT_EQ(test, ret, 42);
 	KUNIT_EXPECT_EQ(test, brks, 0);
 	KUNIT_EXPECT_EQ(test, kpa64_pre_hits, 1);
@@ -2315,6 +2316,8 @@ static struct kunit_case kprobes_arm64_cases[] = {
 
 static struct kunit_suite kprobes_arm64_suite = {
 	.name = "kprobes_arm64",
+	.suite_init = kpa64_watch_steps,
+	.suite_exit = kpa64_unwatch_steps,
 	.test_cases = kprobes_arm64_cases,
 };
 
@@ -2322,3 +2325,4 @@ kunit_test_suite(kprobes_arm64_suite);
 
 MODULE_DESCRIPTION("KUnit tests of the arm64 kprobes port");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

@@ -7,7 +7,13 @@
 #ifndef _ARM64_KERNEL_KPROBES_TEST_H
 #define _ARM64_KERNEL_KPROBES_TEST_H
 
+#include <linux/atomic.h>
+#include <linux/kallsyms.h>
+#include <linux/kprobes.h>
+#include <linux/rcupdate.h>
+#include <linux/stacktrace.h>
 #include <linux/types.h>
+#include <kunit/test.h>
 
 typedef u64 (*kpa64_fn_t)(u64 a, u64 b, u64 *out);
 
@@ -48,5 +54,51 @@ KPA64_POINT(ref_msr_reg); KPA64_POINT(ref_mrs_daif);
 KPA64_POINT(ref_mrs_elr); KPA64_POINT(ref_retaa); KPA64_POINT(ref_udf);
 KPA64_POINT(ref_wfi); KPA64_POINT(ok_mrs_sp_el0); KPA64_POINT(ok_ldar);
 KPA64_POINT(ok_after_ldar);
+
+/*
+ * Whether the caller, a handler, runs under the probe BRK's handler
+ * (kprobe_brk_handler()): its stack trace goes through it.  The detour
+ * buffer of an optimized probe calls the handlers from the probed code.
+ */
+static inline bool kpa64_under_brk(void)
+{
+	unsigned long entries[16], size, off;
+	unsigned int i, n;
+
+	n = stack_trace_save(entries, ARRAY_SIZE(entries), 0);
+	for (i = 0; i < n; i++)
+		if (kallsyms_lookup_size_offset(entries[i], &size, &off) &&
+		    entries[i] - off == (unsigned long)kprobe_brk_handler)
+			return true;
+	return false;
+}
+
+/*
+ * The BRKs that end out-of-line steps, counted while a suite whose
+ * suite_init is kpa64_watch_steps() runs (kprobe_set_step_trap_hook()).
+ */
+static atomic_long_t kpa64_traps;
+
+static void kpa64_step_trapped(struct kprobe *p)
+{
+	atomic_long_inc(&kpa64_traps);
+}
+
+static inline unsigned long kpa64_step_traps(void)
+{
+	return atomic_long_read(&kpa64_traps);
+}
+
+static inline int kpa64_watch_steps(struct kunit_suite *suite)
+{
+	kprobe_set_step_trap_hook(kpa64_step_trapped);
+	return 0;
+}
+
+static inline void kpa64_unwatch_steps(struct kunit_suite *suite)
+{
+	kprobe_set_step_trap_hook(NULL);
+	synchronize_rcu();
+}
 
 #endif /* _ARM64_KERNEL_KPROBES_TEST_H */

@@ -223,9 +223,6 @@ int kprobe_x86_classify(struct insn *insn, struct arch_specific_insn *ai);
 int kprobe_x86_place_copy(u8 *code, unsigned long to, unsigned long from,
 			  struct insn *insn, const u8 *buf);
 
-/* For tests: probe hits that took the breakpoint trap, summed over CPUs. */
-unsigned long kprobe_int3_hits(void);
-
 #if IS_ENABLED(CONFIG_KUNIT)
 /* What the KUnit tests stand in for (kunit_activate_static_stub()). */
 bool kprobe_x86_kgdb_break(unsigned long ip);

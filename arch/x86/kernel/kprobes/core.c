@@ -1211,7 +1211,7 @@ static void step_done(struct kprobe *p, struct pt_regs *regs,
 	unsigned long next = (unsigned long)p->addr + ai->len;
 	unsigned long keep = kcb->flags;
 
-	kprobe_count_step_trap();
+	kprobe_step_trapped(p);
 	regs->flags |= keep;
 	if (ai->memop) {
 		/*
@@ -1253,21 +1253,6 @@ static void reenter(struct kprobe *p, struct pt_regs *regs,
 }
 
 NOKPROBE_SYMBOL(reenter);
-
-static DEFINE_PER_CPU(unsigned long, kprobe_int3_hit_count);
-
-/**
- * kprobe_int3_hits() - probe hits that came through the breakpoint trap
- *
- * For tests: an optimized or ftrace-based probe's hits do not count.
- *
- * Return: the sum over all CPUs since boot.
- */
-unsigned long kprobe_int3_hits(void)
-{
-	return kprobe_percpu_sum(&kprobe_int3_hit_count);
-}
-EXPORT_SYMBOL_GPL(kprobe_int3_hits);
 
 /**
  * kprobe_int3_handler() - the breakpoint trap's entry into kprobes
@@ -1323,7 +1308,6 @@ int kprobe_int3_handler(struct pt_regs *regs)
 	}
 
 	/* Handlers see regs->ip past the int3: the probed address + 1. */
-	__this_cpu_inc(kprobe_int3_hit_count);
 	if (cur) {
 		reenter(p, regs, kcb);
 		return 1;

@@ -85,6 +85,7 @@ enum kpc_sp {
 
 struct kpc_seen {
 	atomic_t calls;
+	atomic_t int3;		/* of them in the int3 trap (kpx_in_int3()) */
 	unsigned long failed;	/* BIT(enum kpc_item) not met */
 };
 
@@ -116,6 +117,8 @@ static void kpc_check(struct kpc_seen *s, struct pt_regs *regs,
 	unsigned long fl = native_save_fl(), bad = 0;
 
 	atomic_inc(&s->calls);
+	if (kpx_in_int3())
+		atomic_inc(&s->int3);
 	if (fl & X86_EFLAGS_DF)
 		bad |= BIT(KPC_DF);
 	if (fl & X86_EFLAGS_IF)
@@ -275,11 +278,11 @@ static struct kprobe *kpc_probe(struct kunit *test, const char *sym,
 static void kpc_int3_step(struct kunit *test)
 {
 	struct kprobe *kp = kpc_probe(test, "kpx_exload_insn", true);
-	unsigned long traps = kprobe_step_traps();
+	unsigned long traps = kpx_step_traps();
 
 	kpc.post_ip = (unsigned long)kp->addr + kpx_ai(kp)->len;
 	KUNIT_EXPECT_EQ(test, kpc_call(KPC_EXLOAD, 17), 17L);
-	KUNIT_EXPECT_EQ(test, kprobe_step_traps() - traps, 1UL);
+	KUNIT_EXPECT_EQ(test, kpx_step_traps() - traps, 1UL);
 	unregister_kprobe(kp);
 	kpc_expect(test, "pre", &kpc.pre, 1);
 	kpc_expect(test, "post", &kpc.post, 1);
@@ -289,12 +292,12 @@ static void kpc_int3_step(struct kunit *test)
 static void kpc_int3_emulated(struct kunit *test)
 {
 	struct kprobe *kp = kpc_probe(test, "kpx_ijmp_insn", true);
-	unsigned long traps = kprobe_step_traps();
+	unsigned long traps = kpx_step_traps();
 
 	KUNIT_EXPECT_EQ(test, kpx_ai(kp)->kind, KPX_JMP_IND);
 	kpc.post_ip = (unsigned long)kpx_leaf;
 	KUNIT_EXPECT_EQ(test, kpc_call(KPC_IJMP, 0), 41L);
-	KUNIT_EXPECT_EQ(test, kprobe_step_traps() - traps, 0UL);
+	KUNIT_EXPECT_EQ(test, kpx_step_traps() - traps, 0UL);
 	unregister_kprobe(kp);
 	kpc_expect(test, "pre", &kpc.pre, 1);
 	kpc_expect(test, "post", &kpc.post, 1);
@@ -304,13 +307,12 @@ static void kpc_int3_emulated(struct kunit *test)
 static void kpc_boosted(struct kunit *test)
 {
 	struct kprobe *kp = kpc_probe(test, "kpx_boost", false);
-	unsigned long traps = kprobe_step_traps();
-	unsigned long hits = kprobe_int3_hits();
+	unsigned long traps = kpx_step_traps();
 
 	KUNIT_EXPECT_TRUE(test, kpx_ai(kp)->boostable);
 	KUNIT_EXPECT_EQ(test, kpc_call(KPC_BOOST, 4), 5L);
-	KUNIT_EXPECT_EQ(test, kprobe_step_traps() - traps, 0UL);
-	KUNIT_EXPECT_EQ(test, kprobe_int3_hits() - hits, 1UL);
+	KUNIT_EXPECT_EQ(test, kpx_step_traps() - traps, 0UL);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpc.pre.int3), 1);
 	unregister_kprobe(kp);
 	kpc_expect(test, "pre", &kpc.pre, 1);
 }
@@ -319,11 +321,11 @@ static void kpc_boosted(struct kunit *test)
 static void kpc_post_copy(struct kunit *test)
 {
 	struct kprobe *kp = kpc_probe(test, "kpx_postcopy_insn", true);
-	unsigned long traps = kprobe_step_traps();
+	unsigned long traps = kpx_step_traps();
 
 	kpc.post_ip = (unsigned long)kp->addr + kpx_ai(kp)->len;
 	KUNIT_EXPECT_EQ(test, kpc_call(KPC_POSTCOPY, 1), 101L);
-	KUNIT_EXPECT_EQ(test, kprobe_step_traps() - traps, 0UL);
+	KUNIT_EXPECT_EQ(test, kpx_step_traps() - traps, 0UL);
 	unregister_kprobe(kp);
 	kpc_expect(test, "pre", &kpc.pre, 1);
 	kpc_expect(test, "post", &kpc.post, 1);
@@ -334,13 +336,11 @@ static void kpc_optimized(struct kunit *test)
 {
 #ifdef CONFIG_OPTPROBES
 	struct kprobe *kp = kpc_probe(test, "kpx_opt", false);
-	unsigned long hits;
 
 	wait_for_kprobe_optimizer();
 	KUNIT_EXPECT_TRUE(test, kpx_optimized(kp));
-	hits = kprobe_int3_hits();
 	KUNIT_EXPECT_EQ(test, kpc_call(KPC_OPT, 1), 8L);
-	KUNIT_EXPECT_EQ(test, kprobe_int3_hits() - hits, 0UL);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpc.pre.int3), 0);
 	unregister_kprobe(kp);
 	kpc_expect(test, "pre", &kpc.pre, 1);
 #else
@@ -353,12 +353,12 @@ static void kpc_ftrace(struct kunit *test)
 {
 #ifdef CONFIG_KPROBES_ON_FTRACE
 	struct kprobe *kp = kpc_probe(test, "kpc_ftraced", true);
-	unsigned long hits = kprobe_int3_hits();
 
 	KUNIT_EXPECT_TRUE(test, kprobe_ftrace(kp));
 	kpc.post_ip = (unsigned long)kp->addr + MCOUNT_INSN_SIZE;
 	KUNIT_EXPECT_EQ(test, kpc_call(KPC_FTRACED, 1), 6L);
-	KUNIT_EXPECT_EQ(test, kprobe_int3_hits() - hits, 0UL);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpc.pre.int3), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpc.post.int3), 0);
 	unregister_kprobe(kp);
 	kpc_expect(test, "pre", &kpc.pre, 1);
 	kpc_expect(test, "post", &kpc.post, 1);
@@ -373,7 +373,6 @@ static void kpc_kretprobe(struct kunit *test, const char *sym, int which,
 			  long arg, long want, int kind)
 {
 	struct kretprobe *rp = kunit_kzalloc(test, sizeof(*rp), GFP_KERNEL);
-	unsigned long hits;
 
 	KUNIT_ASSERT_NOT_NULL(test, rp);
 	memset(&kpc, 0, sizeof(kpc));
@@ -391,10 +390,11 @@ static void kpc_kretprobe(struct kunit *test, const char *sym, int which,
 		KUNIT_EXPECT_FALSE(test, kpx_optimized(&rp->kp) ||
 				   kprobe_ftrace(&rp->kp));
 	}
-	hits = kprobe_int3_hits();
 	KUNIT_EXPECT_EQ(test, kpc_call(which, arg), want);
-	KUNIT_EXPECT_EQ(test, kprobe_int3_hits() - hits,
-			kind == KPC_BOOST ? 1UL : 0UL);
+	/* the entry's int3, if any: the return takes none */
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpc.entry.int3),
+			kind == KPC_BOOST ? 1 : 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpc.ret.int3), 0);
 	unregister_kretprobe(rp);
 	kpc_expect(test, "entry", &kpc.entry, 1);
 	kpc_expect(test, "return", &kpc.ret, 1);
@@ -541,11 +541,11 @@ static void kpc_fault_int3(struct kunit *test)
 static void kpc_fault_post_copy(struct kunit *test)
 {
 	struct kprobe *kp = kpc_fault_probe(test, "kpx_postcopy_insn", true);
-	unsigned long traps = kprobe_step_traps();
+	unsigned long traps = kpx_step_traps();
 
 	kpc.post_ip = (unsigned long)kp->addr + kpx_ai(kp)->len;
 	KUNIT_EXPECT_EQ(test, kpc_call(KPC_POSTCOPY, 1), 101L);
-	KUNIT_EXPECT_EQ(test, kprobe_step_traps() - traps, 0UL);
+	KUNIT_EXPECT_EQ(test, kpx_step_traps() - traps, 0UL);
 	kpc_expect(test, "post", &kpc.post, 1);
 	kpc_fault_done(test, kp);
 }
@@ -826,7 +826,7 @@ static void kpc_set_paths(struct kunit *test, const struct kpc_set_funcs *f)
 			"opt_insn",
 		};
 		bool post = path != KPC_SET_BOOST && path != KPC_SET_OPT;
-		unsigned long hits, traps;
+		unsigned long traps;
 		struct kprobe *kp;
 		long ret, want;
 
@@ -847,15 +847,14 @@ static void kpc_set_paths(struct kunit *test, const struct kpc_set_funcs *f)
 			kpc.post_ip = (unsigned long)kp->addr +
 				      kpx_ai(kp)->len;
 		}
-		hits = kprobe_int3_hits();
-		traps = kprobe_step_traps();
+		traps = kpx_step_traps();
 		ret = kpc_set_call(f, path, &want);
 		KUNIT_EXPECT_EQ_MSG(test, ret, want, "%s", sym);
-		KUNIT_EXPECT_EQ_MSG(test, kprobe_step_traps() - traps,
+		KUNIT_EXPECT_EQ_MSG(test, kpx_step_traps() - traps,
 				    path == KPC_SET_STEP ? 1UL : 0UL,
 				    "%s: second traps", sym);
 		if (path != KPC_SET_OPT || !IS_ENABLED(CONFIG_OPTPROBES))
-			KUNIT_EXPECT_EQ_MSG(test, kprobe_int3_hits() - hits, 1UL,
+			KUNIT_EXPECT_EQ_MSG(test, atomic_read(&kpc.pre.int3), 1,
 					    "%s: int3 hits", sym);
 		unregister_kprobe(kp);
 		kunit_info(test, "%s flag set: %s path\n", f->name,
@@ -1051,9 +1050,9 @@ static void kpc_fault_copy(struct kunit *test)
 	kp[0].fault_handler = kpc_fault_copy_fh;
 	KUNIT_ASSERT_EQ(test, register_kprobe(&kp[0]), 0);
 	KUNIT_EXPECT_FALSE(test, kpx_ai(&kp[0])->boostable);
-	traps = kprobe_step_traps();
+	traps = kpx_step_traps();
 	KUNIT_EXPECT_EQ(test, kpx_exload(bad, &out), (long)-EFAULT);
-	KUNIT_EXPECT_EQ(test, kprobe_step_traps() - traps, 0UL);
+	KUNIT_EXPECT_EQ(test, kpx_step_traps() - traps, 0UL);
 	unregister_kprobe(&kp[0]);
 	kpc_expect(test, "pre", &kpc.pre, 1);
 	kpc_expect(test, "fault (stepped copy)", &kpc.fault, 1);
@@ -1069,9 +1068,9 @@ static void kpc_fault_copy(struct kunit *test)
 	kp[1].fault_handler = kpc_fault_copy_fh;
 	KUNIT_ASSERT_EQ(test, register_kprobe(&kp[1]), 0);
 	KUNIT_EXPECT_TRUE(test, kpx_ai(&kp[1])->boostable);
-	traps = kprobe_step_traps();
+	traps = kpx_step_traps();
 	KUNIT_EXPECT_EQ(test, kpx_rawload(bad), -1L);
-	KUNIT_EXPECT_EQ(test, kprobe_step_traps() - traps, 0UL);
+	KUNIT_EXPECT_EQ(test, kpx_step_traps() - traps, 0UL);
 	unregister_kprobe(&kp[1]);
 	vfree(area);
 	kpc_expect(test, "pre", &kpc.pre, 1);
@@ -1105,6 +1104,8 @@ static struct kunit_case kprobes_x86_context_cases[] = {
 
 static struct kunit_suite kprobes_x86_context_suite = {
 	.name = "kprobes_x86_context",
+	.suite_init = kpx_watch_steps,
+	.suite_exit = kpx_unwatch_steps,
 	.test_cases = kprobes_x86_context_cases,
 };
 

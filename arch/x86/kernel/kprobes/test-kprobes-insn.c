@@ -213,11 +213,11 @@ static void kpt_x86_boosting(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, ai->boostable);
 
 	/* boosted: one trap per hit, the RIP-relative load still right */
-	traps = kprobe_step_traps();
+	traps = kpx_step_traps();
 	for (i = 0; i < 5; i++)
 		KUNIT_EXPECT_EQ(test, kpt_x86_riprel(i), 5 + i);
 	KUNIT_EXPECT_EQ(test, atomic_read(&kpt_pre_hits), 5);
-	KUNIT_EXPECT_EQ(test, kprobe_step_traps() - traps, 0UL);
+	KUNIT_EXPECT_EQ(test, kpx_step_traps() - traps, 0UL);
 
 	/*
 	 * A post_handler at the address: the slot's post copy runs it,
@@ -225,20 +225,20 @@ static void kpt_x86_boosting(struct kunit *test)
 	 */
 	KUNIT_ASSERT_EQ(test, register_kprobe(&slow), 0);
 	kpt_reset();
-	traps = kprobe_step_traps();
+	traps = kpx_step_traps();
 	for (i = 0; i < 5; i++)
 		KUNIT_EXPECT_EQ(test, kpt_x86_riprel(i), 5 + i);
 	KUNIT_EXPECT_EQ(test, atomic_read(&kpt_pre_hits), 10);
 	KUNIT_EXPECT_EQ(test, atomic_read(&kpt_post_hits), 5);
-	KUNIT_EXPECT_EQ(test, kprobe_step_traps() - traps, 0UL);
+	KUNIT_EXPECT_EQ(test, kpx_step_traps() - traps, 0UL);
 
 	/* without it, boosted again */
 	unregister_kprobe(&slow);
 	kpt_reset();
-	traps = kprobe_step_traps();
+	traps = kpx_step_traps();
 	KUNIT_EXPECT_EQ(test, kpt_x86_riprel(1), 6);
 	KUNIT_EXPECT_EQ(test, atomic_read(&kpt_pre_hits), 1);
-	KUNIT_EXPECT_EQ(test, kprobe_step_traps() - traps, 0UL);
+	KUNIT_EXPECT_EQ(test, kpx_step_traps() - traps, 0UL);
 	unregister_kprobe(&fast);
 }
 
@@ -280,7 +280,7 @@ static void kpt_x86_emulated(struct kunit *test)
 					      ai->kind == KPX_JMP, "%s",
 					      cases[i].name);
 		kpt_reset();
-		traps = kprobe_step_traps();
+		traps = kpx_step_traps();
 		switch (i) {
 		case 0:
 			KUNIT_EXPECT_EQ(test, kpt_x86_call(1), 42);
@@ -311,7 +311,7 @@ static void kpt_x86_emulated(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, atomic_read(&kpt_post_hits),
 				    atomic_read(&kpt_pre_hits), "%s", cases[i].name);
 		/* emulated in the first trap */
-		KUNIT_EXPECT_EQ_MSG(test, kprobe_step_traps() - traps, 0UL,
+		KUNIT_EXPECT_EQ_MSG(test, kpx_step_traps() - traps, 0UL,
 				    "%s", cases[i].name);
 		unregister_kprobe(&kp);
 	}
@@ -329,11 +329,11 @@ static void kpt_x86_flags(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
 	/* emulated in the trap, never run out of line */
 	KUNIT_EXPECT_EQ(test, kpx_ai(&kp)->kind, KPX_PUSHF);
-	traps = kprobe_step_traps();
+	traps = kpx_step_traps();
 	/* the emulated pushf must see the interrupt flag of its caller */
 	flags = kpt_x86_pushf();
 	KUNIT_EXPECT_EQ(test, atomic_read(&kpt_pre_hits), 1);
-	KUNIT_EXPECT_EQ(test, kprobe_step_traps() - traps, 0UL);
+	KUNIT_EXPECT_EQ(test, kpx_step_traps() - traps, 0UL);
 	KUNIT_EXPECT_TRUE(test, flags & X86_EFLAGS_IF);
 	KUNIT_EXPECT_TRUE(test, irqs_disabled() == false);
 	local_irq_disable();
@@ -432,6 +432,8 @@ static struct kunit_case kprobes_x86_cases[] = {
 
 static struct kunit_suite kprobes_x86_suite = {
 	.name = "kprobes_x86",
+	.suite_init = kpx_watch_steps,
+	.suite_exit = kpx_unwatch_steps,
 	.test_cases = kprobes_x86_cases,
 };
 
@@ -439,3 +441,4 @@ kunit_test_suite(kprobes_x86_suite);
 
 MODULE_DESCRIPTION("KUnit tests of how the x86 kprobes port runs instructions");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

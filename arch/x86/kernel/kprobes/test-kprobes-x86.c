@@ -364,7 +364,7 @@ static void kpx_extable_kernel(struct kunit *test)
 			KUNIT_FAIL_AND_ABORT(test, "boostable: it would oops");
 		}
 
-		traps = kprobe_step_traps();
+		traps = kpx_step_traps();
 		KUNIT_EXPECT_EQ(test, kpx_exload(&good, &out), 0L);
 		KUNIT_EXPECT_EQ(test, out, 0x1234UL);
 		KUNIT_EXPECT_EQ(test, kpx_exload(bad, &out), -EFAULT);
@@ -377,7 +377,7 @@ static void kpx_extable_kernel(struct kunit *test)
 		/* the faulting hits end at the fixup, without post_handler */
 		KUNIT_EXPECT_EQ(test, atomic_read(&k->post), round ? 2 : 0);
 		/* each hit stepped: one trap after the copy, none on a fault */
-		KUNIT_EXPECT_EQ(test, kprobe_step_traps() - traps, 2UL);
+		KUNIT_EXPECT_EQ(test, kpx_step_traps() - traps, 2UL);
 		unregister_kprobe(&k->kp);
 	}
 	vfree(area);
@@ -534,10 +534,10 @@ static void kpx_indirect_mem(struct kunit *test)
 	}
 
 	/* a valid operand: emulated in the trap, no step */
-	traps = kprobe_step_traps();
+	traps = kpx_step_traps();
 	KUNIT_EXPECT_EQ(test, kpx_icall(&fn), 42L);
 	KUNIT_EXPECT_EQ(test, kpx_ijmp(&fn), 41L);
-	KUNIT_EXPECT_EQ(test, kprobe_step_traps() - traps, 0UL);
+	KUNIT_EXPECT_EQ(test, kpx_step_traps() - traps, 0UL);
 	KUNIT_EXPECT_EQ(test, atomic_read(&k[0].pre), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&k[0].post), 1);
 	/* the post_handler of an emulated call sees its target */
@@ -595,7 +595,7 @@ static void kpx_flags_emulated(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, kpx_ai(&k[i].kp)->kind,
 				    kpx_flag_kinds[i], "%s", kpx_flag_syms[i]);
 	}
-	traps = kprobe_step_traps();
+	traps = kpx_step_traps();
 	KUNIT_EXPECT_EQ(test, kpx_flags_full(), 2UL);
 	KUNIT_EXPECT_FALSE(test, irqs_disabled());
 	KUNIT_EXPECT_EQ(test, kpx_flags_save(), 0UL);
@@ -611,7 +611,7 @@ static void kpx_flags_emulated(struct kunit *test)
 	local_irq_enable();
 	KUNIT_EXPECT_FALSE(test, f & X86_EFLAGS_IF);
 	/* all emulated: not one step trap */
-	KUNIT_EXPECT_EQ(test, kprobe_step_traps() - traps, 0UL);
+	KUNIT_EXPECT_EQ(test, kpx_step_traps() - traps, 0UL);
 	for (i = 0; i < n; i++) {
 		/* kpx_flags_full once, the two others twice */
 		int want = i < 4 ? 1 : 2;
@@ -1008,7 +1008,7 @@ static void kpx_post_copy(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ai->kind, KPX_STEP);
 	KUNIT_EXPECT_TRUE(test, ai->boostable);
 
-	traps = kprobe_step_traps();
+	traps = kpx_step_traps();
 	KUNIT_EXPECT_EQ(test, kpx_postcopy(5), 105UL);
 	KUNIT_EXPECT_EQ(test, atomic_read(&kpx_pc.hits), 1);
 	KUNIT_EXPECT_EQ(test, READ_ONCE(kpx_pc.ip), a + ai->len);
@@ -1057,7 +1057,7 @@ static void kpx_post_copy(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&kpx_pc.hits), 5);
 #endif
 	KUNIT_EXPECT_FALSE(test, READ_ONCE(kpx_pc.rcu_off));
-	KUNIT_EXPECT_EQ(test, kprobe_step_traps() - traps, 0UL);
+	KUNIT_EXPECT_EQ(test, kpx_step_traps() - traps, 0UL);
 	KUNIT_EXPECT_EQ(test, kp->nmissed, 0UL);
 	KUNIT_EXPECT_TRUE(test, kpx_no_probe_running());
 	unregister_kprobe(kp);
@@ -1506,6 +1506,7 @@ bool kpx_optimized(struct kprobe *kp)
  */
 static struct {
 	atomic_t hits;
+	atomic_t int3;		/* of them in the int3 trap */
 	bool df;
 	u8 buf[3 * 64];
 } kpx_dfs;
@@ -1516,6 +1517,8 @@ static void kpx_df_handler(void)
 	unsigned long n = 64;
 
 	atomic_inc(&kpx_dfs.hits);
+	if (kpx_in_int3())
+		atomic_inc(&kpx_dfs.int3);
 	if (native_save_fl() & X86_EFLAGS_DF)
 		WRITE_ONCE(kpx_dfs.df, true);
 	asm volatile("rep stosb" : "+D" (dst), "+c" (n) : "a" (0x5a) : "memory");
@@ -1567,9 +1570,9 @@ static void kpx_df_clear(struct kunit *test)
 	kp[0].post_handler = kpx_df_post;
 	KUNIT_ASSERT_EQ(test, register_kprobe(&kp[0]), 0);
 	KUNIT_ASSERT_TRUE(test, kpx_ai(&kp[0])->boostable);
-	traps = kprobe_step_traps();
+	traps = kpx_step_traps();
 	KUNIT_EXPECT_EQ(test, kpx_df(), 100UL);
-	KUNIT_EXPECT_EQ(test, kprobe_step_traps() - traps, 0UL);
+	KUNIT_EXPECT_EQ(test, kpx_step_traps() - traps, 0UL);
 	KUNIT_EXPECT_EQ(test, atomic_read(&kpx_dfs.hits), 1);
 	unregister_kprobe(&kp[0]);
 	kpx_df_expect(test, "post copy");
@@ -1583,10 +1586,9 @@ static void kpx_df_clear(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, register_kprobe(&kp[1]), 0);
 	wait_for_kprobe_optimizer();
 	KUNIT_EXPECT_EQ(test, kpx_optimized(&kp[1]), IS_ENABLED(CONFIG_OPTPROBES));
-	traps = kprobe_int3_hits();
 	KUNIT_EXPECT_EQ(test, kpx_df_opt(1), 8);
-	KUNIT_EXPECT_EQ(test, kprobe_int3_hits() - traps,
-			IS_ENABLED(CONFIG_OPTPROBES) ? 0UL : 1UL);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpx_dfs.int3),
+			IS_ENABLED(CONFIG_OPTPROBES) ? 0 : 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&kpx_dfs.hits), 1);
 	unregister_kprobe(&kp[1]);
 	kpx_df_expect(test, IS_ENABLED(CONFIG_OPTPROBES) ? "optimized" : "int3");
@@ -2055,7 +2057,7 @@ static void kpx_rcu_idle_post_gone(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, kpx_ai(kp)->boostable);
 	kunit_activate_static_stub(test, kprobe_x86_site_left,
 				   kpx_pg_site_left);
-	traps = kprobe_step_traps();
+	traps = kpx_step_traps();
 	local_irq_disable();
 	ct_idle_enter();
 	v = kpx_postcopy(10);
@@ -2071,7 +2073,7 @@ static void kpx_rcu_idle_post_gone(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kpx_postcopy(1), 101UL);
 	KUNIT_EXPECT_EQ(test, atomic_read(&kpx_pg.post), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&kpx_pg.lookups), 1);
-	KUNIT_EXPECT_EQ(test, kprobe_step_traps() - traps, 0UL);
+	KUNIT_EXPECT_EQ(test, kpx_step_traps() - traps, 0UL);
 	kunit_deactivate_static_stub(test, kprobe_x86_site_left);
 	unregister_kprobe(kp);
 	KUNIT_EXPECT_TRUE(test, kpx_no_probe_running());
@@ -2284,6 +2286,8 @@ static struct kunit_case kprobes_x86_unusual_cases[] = {
 
 static struct kunit_suite kprobes_x86_unusual_suite = {
 	.name = "kprobes_x86_unusual",
+	.suite_init = kpx_watch_steps,
+	.suite_exit = kpx_unwatch_steps,
 	.test_cases = kprobes_x86_unusual_cases,
 };
 
@@ -2291,3 +2295,4 @@ kunit_test_suite(kprobes_x86_unusual_suite);
 
 MODULE_DESCRIPTION("KUnit tests of the x86 kprobes port");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
