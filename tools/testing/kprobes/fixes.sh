@@ -21,7 +21,8 @@
 #
 # then "FIXES ARCH:suite.with" for the whole suite.  A fix whose test
 # loads modules has a guest test instead (guest_test_of; itest.sh with
-# kponly=), in the same two builds.  SKIP: the patch has no test.  Logs:
+# kponly=), in the same two builds.  SKIP: the patch has no test, or
+# the code it fixes does not exist on ARCH in 6.12 (not_on_arch).  Logs:
 # $KP_BUILD/fixes-*.log.  Exit 1 on any FAIL.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -58,6 +59,17 @@ kunit_run() {
 guest_test_of() {
 	case $1 in
 	*-Do-not-arm-a-probe-in-module-text-*) echo "95-fixes-modrace fixes.modrace-refused" ;;
+	esac
+}
+# Why a patch's test cannot run on ARCH, or nothing: the code it fixes
+# exists there only with a feature 6.12 has on x86 alone of the two.
+not_on_arch() {
+	[ "$2" = arm64 ] || return 0
+	case $1 in
+	*-x86-kprobes-*)	echo "an x86 fix" ;;
+	*-on-ftrace-*)		echo "6.12 has no kprobes on ftrace on arm64" ;;
+	*-Optimize-a-probe-*|*-jump-optimizer-*)
+				echo "6.12 has no kprobe jump optimization on arm64" ;;
 	esac
 }
 # guest PATCH without|with: run the patch's guest test, print its result
@@ -98,6 +110,11 @@ result() {	# result LINE: print it, remember a failure
 if [ "$mode" = without ] || [ "$mode" = both ]; then
 	[ "${KP_FIXES_BUILD:-1}" = 0 ] || KP_FIXES_NOFIX='*' "$KP_TOOLS/build.sh" fixes "$arch" >&2
 	for p in "${series[@]}"; do
+		why=$(not_on_arch "$p" "$arch")
+		if [ -n "$why" ]; then
+			result "FIXES $arch:$(name_of "$p").without-fix SKIP ($why)"
+			continue
+		fi
 		mapfile -t cases < <(cases_of "$p")
 		if [ ${#cases[@]} = 0 ]; then
 			if [ -n "$(guest_test_of "$p")" ]; then
@@ -128,6 +145,11 @@ if [ "$mode" = with ] || [ "$mode" = both ]; then
 	out=$(kunit_run "$suite" fixes-with.log)
 	printf '%s\n' "$out" | grep '^KUNIT ' | sed "s/^KUNIT /KUNIT $arch:/" >&2 || true
 	for p in "${series[@]}"; do
+		why=$(not_on_arch "$p" "$arch")
+		if [ -n "$why" ]; then
+			result "FIXES $arch:$(name_of "$p").with SKIP ($why)"
+			continue
+		fi
 		mapfile -t cases < <(cases_of "$p")
 		if [ ${#cases[@]} = 0 ]; then
 			if [ -n "$(guest_test_of "$p")" ]; then
