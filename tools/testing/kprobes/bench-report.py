@@ -35,6 +35,7 @@ ROWS = [('none', 'unprobed call (baseline)'),
         ('r', 'kretprobe, trap entry'),
         ('ro', 'kretprobe, jump-optimized entry'),
         ('rf', 'kretprobe, ftrace entry'),
+        ('rs', 'kretprobe, 100 calls in flight (default maxactive)'),
         ('j', 'jprobe')]
 
 
@@ -72,8 +73,8 @@ def attach_ok(r):
 # row of ROWS must be there; these with a count, each call hit, none
 # missed): arm64 has no kprobes on ftrace (configs/arm64.config), so its
 # f and rf rows are refused there (n/a).
-SMOKE_MEASURED = {'x86_64': ['k', 'b', 'o', 'f', 'r', 'ro', 'rf', 'j'],
-                  'arm64': ['k', 'b', 'o', 'r', 'ro', 'j']}
+SMOKE_MEASURED = {'x86_64': ['k', 'b', 'o', 'f', 'r', 'ro', 'rf', 'rs', 'j'],
+                  'arm64': ['k', 'b', 'o', 'r', 'ro', 'rs', 'j']}
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -107,7 +108,8 @@ def smoke_faults(path, res, arch):
     unmeasured = []
     for k in SMOKE_MEASURED.get(arch, [k for k, _ in ROWS[1:]]):
         kv = res.get(k)
-        if kv and (per_hit(res, k) is None or kv.get('hits') != kv.get('iters') or
+        if kv and (per_hit(res, k) is None or
+                   kv.get('hits') != kv.get('calls', kv.get('iters')) or
                    kv.get('missed') != '0'):
             unmeasured.append('%s (%s)' % (k, why_na(res, k)))
     if unmeasured:
@@ -158,9 +160,14 @@ def per_call(kv):
     return int(kv['ns']) / it if it else None
 
 
+# The unprobed row of each target function (the row's "target" field).
+BASELINE = {'nt': 'none-nt', 'sleep': 'none-sleep'}
+
+
 def per_hit(res, key):
     """Cost of one hit of row KEY: the row's call less the unprobed call
-    of the same function (none, or none-nt for kpb_target_nt)."""
+    of the same function (none, none-nt for kpb_target_nt, none-sleep
+    for the sleepers' kpb_sleeper)."""
     if not res:
         return None
     kv = res.get(key)
@@ -169,12 +176,19 @@ def per_hit(res, key):
     c = per_call(kv)
     if c is None:
         return None
-    base = per_call(res.get('none-nt' if kv.get('target') == 'nt' else 'none'))
+    base = per_call(res.get(BASELINE.get(kv.get('target'), 'none')))
     return None if base is None else c - base
 
 
 def why_na(res, key):
     kv = (res or {}).get(key) or {}
+    if kv.get('na') and kv.get('missed', '0') != '0' and kv.get('calls') and kv.get('inflight'):
+        # the row with calls in flight: its misses, per round when even
+        missed, calls, fl = int(kv['missed']), int(kv['calls']), int(kv['inflight'])
+        rounds = calls // fl if fl else 0
+        if rounds and calls == rounds * fl and missed % rounds == 0:
+            return 'n/a (%d of %d missed)' % (missed // rounds, fl)
+        return 'n/a (%d of %d missed)' % (missed, calls)
     if kv.get('na'):
         return 'n/a (%s)' % kv.get('why', '?')
     return 'n/a'
@@ -549,15 +563,27 @@ def boots_md(d, arch):
     return out
 
 
+def run_complete(path, cfg, arch):
+    """Whether the stored run at PATH measured all of ARCH in config CFG:
+    both flavours' per-hit and multi-CPU boots (a run narrowed by
+    KP_BENCH_PARTS is not)."""
+    d = os.path.join(path, cfg)
+    return all(os.path.exists(os.path.join(d, '%s-%s-%s.log' % (fl, arch, part)))
+               for fl in ('ours', 'upstream') for part in ('icount', 'multi'))
+
+
 def newest_per_arch(runs):
-    """{arch: run name}: the newest stored run with a workbench (or any)
-    result for the arch."""
-    cur = {}
-    for name, _, cfgs in runs:
+    """{arch: run name}: the newest stored run that measured all of the
+    arch (run_complete()), else the newest with any result for it; the
+    others are the history."""
+    cur, partial = {}, {}
+    for name, path, cfgs in runs:
         for cfg, (arches, _, _) in cfgs.items():
             for a in arches:
-                cur[a] = name
-    return cur
+                partial[a] = name
+                if run_complete(path, cfg, a):
+                    cur[a] = name
+    return dict(partial, **cur)
 
 
 def rel(path, base):
