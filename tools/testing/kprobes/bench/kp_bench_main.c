@@ -37,7 +37,8 @@
  *                 Timed: from the moment the first round is all inside
  *                 until the last one is (N calls each); says how many
  *                 hits the handlers counted and how many the probe
- *                 missed over all the calls
+ *                 missed over all the calls (entry_missed: of those,
+ *                 the ones its entry probe missed)
  *   reg N MODE    register then unregister N kprobes on N distinct
  *                 functions, MODE one (one call each) or batch
  *   opt N S       register N kprobes (one batch) inside N distinct
@@ -725,6 +726,7 @@ static ssize_t kpb_ctl_write(struct file *file, const char __user *ubuf,
 			 n, ncpu, ns, atomic_long_read(&kpb_hits), ret);
 	} else if (!strcmp(cmd, "sleep")) {
 		unsigned long missed = kpb_missed();
+		unsigned long kmissed = kpb_kind[0] ? kpb_armed_kprobe()->nmissed : 0;
 		unsigned int s = KPB_SLEEPERS;
 		u64 ns = 0;
 
@@ -732,10 +734,13 @@ static ssize_t kpb_ctl_write(struct file *file, const char __user *ubuf,
 			s = 0;
 		atomic_long_set(&kpb_hits, 0);
 		ret = kpb_sleepers(s, n, &ns);
+		if (kpb_kind[0])
+			kmissed = kpb_armed_kprobe()->nmissed - kmissed;
+		/* missed: all; entry_missed: of those, the entry probe's (reentry) */
 		snprintf(kpb_result, sizeof(kpb_result),
-			 "iters=%lu calls=%lu inflight=%u rounds=%lu ns=%llu hits=%ld missed=%lu target=sleep ret=%d\n",
+			 "iters=%lu calls=%lu inflight=%u rounds=%lu ns=%llu hits=%ld missed=%lu entry_missed=%lu target=sleep ret=%d\n",
 			 n * s, (n + 1) * s, s, n, ns, atomic_long_read(&kpb_hits),
-			 kpb_missed() - missed, ret);
+			 kpb_missed() - missed, kmissed, ret);
 		ret = 0;
 	} else if (!strcmp(cmd, "reg")) {
 		u64 rns = 0, uns = 0;
