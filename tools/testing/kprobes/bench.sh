@@ -32,12 +32,16 @@
 # benchmark runs and its output parses: bench-report.py fails it unless
 # its console shows no kernel report (kernel-reports), reaches the
 # guest's end marker and has every per-hit row the arch has measured.
-# Knobs: KP_BENCH_N (calls per per-hit row), KP_BENCH_MT, KP_BENCH_REG
+# Knobs: KP_BENCH_N (calls per per-hit row), KP_BENCH_RS (rounds of the
+# row with 100 calls in flight), KP_BENCH_MT, KP_BENCH_REG
 # (registration sizes, comma-separated), KP_BENCH_BUDGET (seconds of
 # guest time a registration row may take, extrapolated: bigger sizes are
 # skipped), KP_BENCH_ATTACH (attach/detach sizes, comma-separated),
 # KP_BENCH_RUNS (wall-clock boots), KP_BENCH_FLAVOURS,
-# KP_BENCH_CONFIGS, KP_BENCH_TIMEOUT (seconds per boot).
+# KP_BENCH_CONFIGS, KP_BENCH_TIMEOUT (seconds per boot), KP_BENCH_PARTS
+# (the boots: any of "hit multi wall", default all; a run without the
+# multi boots is stored but the report takes its current tables from
+# the newest run that has them all, and lists it in the history).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 smoke=0
@@ -50,14 +54,15 @@ run=$(date -u +%Y-%m-%dT%H%MZ)-$(echo $arches | tr ' ' '-')
 if [ $smoke = 1 ]; then
 	flavours=ours
 	configs=workbench
-	params="kpb_n=200 kpb_reg=1,10 kpb_mt=100 kpb_attach=10"
+	params="kpb_n=200 kpb_rs=2 kpb_reg=1,10 kpb_mt=100 kpb_attach=10"
 	runs=0
 else
 	flavours=${KP_BENCH_FLAVOURS:-ours upstream}
 	configs=${KP_BENCH_CONFIGS:-workbench defaults}
-	params="kpb_n=${KP_BENCH_N:-20000} kpb_mt=${KP_BENCH_MT:-5000}"
+	params="kpb_n=${KP_BENCH_N:-20000} kpb_rs=${KP_BENCH_RS:-50} kpb_mt=${KP_BENCH_MT:-5000}"
 	params="$params kpb_attach=${KP_BENCH_ATTACH:-100,1000}"
 fi
+parts=" ${KP_BENCH_PARTS:-hit multi wall} "
 # Registration rows run in the -icount boot only (the table takes them
 # from there); KP_BENCH_BUDGET bounds each (see guest/bench.sh).
 reg="kpb_reg=${KP_BENCH_REG:-1,100,1000,10000} kpb_budget=${KP_BENCH_BUDGET:-20}"
@@ -96,7 +101,7 @@ run_meta() {
 	{
 		echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 		kp_git_state
-		echo "arches: $arches flavours: $flavours configs: $configs wall boots: $runs"
+		echo "arches: $arches flavours: $flavours configs: $configs boots: $(echo $parts) wall boots: $runs"
 		echo "guest parameters: $params $reg"
 		echo "host: $(nproc) cpus, load at start $(cut -d' ' -f1-3 /proc/loadavg)"
 	} > "$1/run.meta"
@@ -126,10 +131,15 @@ for cfg in $configs; do
 					"-icount shift=0" "$params $reg"
 				continue
 			fi
-			boot "$fl" "$arch" "$cfg" "$out/$fl-$arch-icount.log" 1 \
-				"-icount shift=0" "$params kpb_part=hit"
-			boot "$fl" "$arch" "$cfg" "$out/$fl-$arch-multi.log" 2 \
-				"-icount shift=0" "$params $reg kpb_part=multi"
+			case $parts in *" hit "*)
+				boot "$fl" "$arch" "$cfg" "$out/$fl-$arch-icount.log" 1 \
+					"-icount shift=0" "$params kpb_part=hit" ;;
+			esac
+			case $parts in *" multi "*)
+				boot "$fl" "$arch" "$cfg" "$out/$fl-$arch-multi.log" 2 \
+					"-icount shift=0" "$params $reg kpb_part=multi" ;;
+			esac
+			case $parts in *" wall "*) ;; *) continue ;; esac
 			for r in $(seq 1 "$runs"); do
 				boot "$fl" "$arch" "$cfg" "$out/$fl-$arch-wall$r.log" 1 "" \
 					"$params kpb_reg=none kpb_part=hit"

@@ -7,5 +7,6 @@
 extern int (* const kpb_fns[KPB_NFUNCS])(int);
 unsigned long kpb_target(unsigned long x);
 unsigned long kpb_target_nt(unsigned long x);
+unsigned long kpb_sleeper(unsigned long round);
 
 #endif

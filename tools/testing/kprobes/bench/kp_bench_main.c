@@ -15,6 +15,9 @@
  *                       site: its entry probe is a breakpoint, or a jump
  *                       once optimized
  *                   rf  kretprobe on kpb_target() (entry on ftrace)
+ *                   rs  kretprobe with the default maxactive on
+ *                       kpb_sleeper(), which has no ftrace site and
+ *                       sleeps (command "sleep")
  *                   j   jprobe (where the kernel has jprobes)
  *   disarm        remove it
  *   state         the text at the armed probe's address, and what it is:
@@ -28,6 +31,14 @@
  *                 many hits the handlers counted and how many the probe
  *                 missed meanwhile
  *   mt N [nt]     as run, N times on every online CPU at once
+ *   sleep N [S]   S kthreads (default KPB_SLEEPERS) call kpb_sleeper()
+ *                 N + 1 times each, in rounds: each round, all S are
+ *                 asleep inside it at once before they are released.
+ *                 Timed: from the moment the first round is all inside
+ *                 until the last one is (N calls each); says how many
+ *                 hits the handlers counted and how many the probe
+ *                 missed over all the calls (entry_missed: of those,
+ *                 the ones its entry probe missed)
  *   reg N MODE    register then unregister N kprobes on N distinct
  *                 functions, MODE one (one call each) or batch
  *   opt N S       register N kprobes (one batch) inside N distinct
@@ -58,6 +69,7 @@
 #include <linux/ktime.h>
 #include <linux/cpumask.h>
 #include <linux/delay.h>
+#include <linux/wait.h>
 #include "kp_bench.h"
 
 static DEFINE_MUTEX(kpb_lock);
@@ -132,15 +144,18 @@ static int kpb_arm_inside(bool post)
 	return ret;
 }
 
-/* a kretprobe on @sym; on ftrace (@ftrace) or not, as the row asks */
-static int kpb_arm_kretprobe(const char *sym, bool ftrace)
+/*
+ * a kretprobe on @sym with @maxactive (0: the kernel's default); on
+ * ftrace (@ftrace) or not, as the row asks
+ */
+static int kpb_arm_kretprobe(const char *sym, bool ftrace, int maxactive)
 {
 	int ret;
 
 	memset(&kpb_rp, 0, sizeof(kpb_rp));
 	kpb_rp.kp.symbol_name = sym;
 	kpb_rp.handler = kpb_ret;
-	kpb_rp.maxactive = 4 * num_possible_cpus();
+	kpb_rp.maxactive = maxactive;
 	ret = register_kretprobe(&kpb_rp);
 	if (!ret && !!(kpb_rp.kp.flags & KPROBE_FLAG_FTRACE) != ftrace) {
 		unregister_kretprobe(&kpb_rp);
@@ -169,10 +184,12 @@ static int kpb_arm(const char *kind)
 			ret = -EOPNOTSUPP;
 		}
 	} else if (!strcmp(kind, "r")) {
-		ret = kpb_arm_kretprobe("kpb_target_nt", false);
+		ret = kpb_arm_kretprobe("kpb_target_nt", false, 4 * num_possible_cpus());
 		kpb_nt = true;
 	} else if (!strcmp(kind, "rf")) {
-		ret = kpb_arm_kretprobe("kpb_target", true);
+		ret = kpb_arm_kretprobe("kpb_target", true, 4 * num_possible_cpus());
+	} else if (!strcmp(kind, "rs")) {
+		ret = kpb_arm_kretprobe("kpb_sleeper", false, 0);
 #ifdef CONFIG_JPROBES
 	} else if (!strcmp(kind, "j")) {
 		kpb_jp.kp = (struct kprobe){ .symbol_name = "kpb_target" };
@@ -218,7 +235,7 @@ static unsigned long kpb_missed(void)
 
 static void kpb_disarm(void)
 {
-	if (!strcmp(kpb_kind, "r") || !strcmp(kpb_kind, "rf"))
+	if (kpb_is_kretprobe())
 		unregister_kretprobe(&kpb_rp);
 #ifdef CONFIG_JPROBES
 	else if (!strcmp(kpb_kind, "j"))
@@ -289,6 +306,104 @@ static unsigned long kpb_trace(unsigned long ms, bool nt)
 	pr_warn("KPBTRACE off ret=%px\n", kpb_trace_ret);
 	msleep(ms);
 	return r;
+}
+
+/*
+ * The sleepers of "sleep": kpb_sleeper() is the probed function, where
+ * each sleeps until its round is released.  @entered counts every entry
+ * of every round, so the round @released lets go is all inside once it
+ * reaches @n times the round's number plus one.
+ */
+#define KPB_SLEEPERS 100
+
+static struct {
+	unsigned int n;
+	unsigned long rounds;
+	atomic_t entered;
+	unsigned long released;
+	wait_queue_head_t inside;
+	wait_queue_head_t go;
+} kpb_sl;
+
+noinline notrace unsigned long kpb_sleeper(unsigned long round)
+{
+	if (!(atomic_inc_return(&kpb_sl.entered) % kpb_sl.n))
+		wake_up(&kpb_sl.inside);
+	wait_event(kpb_sl.go, READ_ONCE(kpb_sl.released) > round);
+	return round;
+}
+
+static int kpb_sleeper_fn(void *data)
+{
+	unsigned long r, acc = 0;
+
+	for (r = 0; r <= kpb_sl.rounds; r++)
+		acc += kpb_sleeper(r);
+	OPTIMIZER_HIDE_VAR(acc);
+	/* kpb_sleepers() stops every sleeper: module text is left first */
+	set_current_state(TASK_INTERRUPTIBLE);
+	while (!kthread_should_stop()) {
+		schedule();
+		set_current_state(TASK_INTERRUPTIBLE);
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
+
+/* wait until round @r (from 0) has all its sleepers inside */
+static void kpb_sleepers_inside(unsigned long r)
+{
+	wait_event(kpb_sl.inside,
+		   atomic_read(&kpb_sl.entered) >= kpb_sl.n * (r + 1));
+}
+
+static int kpb_sleepers(unsigned int n, unsigned long rounds, u64 *ns)
+{
+	struct task_struct **t;
+	unsigned long r;
+	unsigned int i;
+	int ret = 0;
+	u64 t0;
+
+	if (!n || n > 10000 || !rounds || rounds > 100000)
+		return -EINVAL;
+	t = kcalloc(n, sizeof(*t), GFP_KERNEL);
+	if (!t)
+		return -ENOMEM;
+	kpb_sl.n = n;
+	kpb_sl.rounds = rounds;
+	atomic_set(&kpb_sl.entered, 0);
+	kpb_sl.released = 0;
+	init_waitqueue_head(&kpb_sl.inside);
+	init_waitqueue_head(&kpb_sl.go);
+	for (i = 0; i < n; i++) {
+		t[i] = kthread_create(kpb_sleeper_fn, NULL, "kpb_sl/%u", i);
+		if (IS_ERR(t[i])) {
+			ret = PTR_ERR(t[i]);
+			/* never woken, the others return without running */
+			while (i--)
+				kthread_stop(t[i]);
+			goto out;
+		}
+	}
+	for (i = 0; i < n; i++)
+		wake_up_process(t[i]);
+	/* round 0 untimed: each sleeper's first hit is not the steady state */
+	kpb_sleepers_inside(0);
+	t0 = ktime_get_ns();
+	for (r = 1; r <= rounds; r++) {
+		WRITE_ONCE(kpb_sl.released, r);
+		wake_up_all(&kpb_sl.go);
+		kpb_sleepers_inside(r);
+	}
+	*ns = ktime_get_ns() - t0;
+	WRITE_ONCE(kpb_sl.released, rounds + 1);
+	wake_up_all(&kpb_sl.go);
+	for (i = 0; i < n; i++)
+		kthread_stop(t[i]);
+out:
+	kfree(t);
+	return ret;
 }
 
 struct kpb_worker {
@@ -609,6 +724,24 @@ static ssize_t kpb_ctl_write(struct file *file, const char __user *ubuf,
 		snprintf(kpb_result, sizeof(kpb_result),
 			 "iters=%lu cpus=%u ns=%llu hits=%ld ret=%d\n",
 			 n, ncpu, ns, atomic_long_read(&kpb_hits), ret);
+	} else if (!strcmp(cmd, "sleep")) {
+		unsigned long missed = kpb_missed();
+		unsigned long kmissed = kpb_kind[0] ? kpb_armed_kprobe()->nmissed : 0;
+		unsigned int s = KPB_SLEEPERS;
+		u64 ns = 0;
+
+		if (arg[0] && kstrtouint(arg, 10, &s))
+			s = 0;
+		atomic_long_set(&kpb_hits, 0);
+		ret = kpb_sleepers(s, n, &ns);
+		if (kpb_kind[0])
+			kmissed = kpb_armed_kprobe()->nmissed - kmissed;
+		/* missed: all; entry_missed: of those, the entry probe's (reentry) */
+		snprintf(kpb_result, sizeof(kpb_result),
+			 "iters=%lu calls=%lu inflight=%u rounds=%lu ns=%llu hits=%ld missed=%lu entry_missed=%lu target=sleep ret=%d\n",
+			 n * s, (n + 1) * s, s, n, ns, atomic_long_read(&kpb_hits),
+			 kpb_missed() - missed, kmissed, ret);
+		ret = 0;
 	} else if (!strcmp(cmd, "reg")) {
 		u64 rns = 0, uns = 0;
 

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # make bench, guest side: drive kp_bench.ko and print "BENCHRES ..." lines.
 # Parameters come from the kernel command line: kpb_n (calls per per-hit
-# row), kpb_reg (registration sizes), kpb_mt (calls per CPU, all CPUs),
+# row), kpb_rs (rounds of the row with 100 calls in flight), kpb_reg
+# (registration sizes), kpb_mt (calls per CPU, all CPUs),
 # kpb_budget (seconds of guest time a registration row may take: a size
 # whose cost, extrapolated linearly from the size before it, exceeds the
 # budget is skipped and reported so), kpb_attach (sizes of the attach
@@ -15,6 +16,7 @@
 # of kpb_trace, comma-separated).
 . /guest/lib.sh
 N=20000
+RS=50
 REG="1 100 1000 10000"
 MT=5000
 BUDGET=20
@@ -24,6 +26,7 @@ TRACE=
 for a in $(cat /proc/cmdline); do
 	case $a in
 	kpb_n=*) N=${a#kpb_n=} ;;
+	kpb_rs=*) RS=${a#kpb_rs=} ;;
 	kpb_reg=none) REG= ;;
 	kpb_reg=*) REG=$(echo "${a#kpb_reg=}" | tr , ' ') ;;
 	kpb_mt=*) MT=${a#kpb_mt=} ;;
@@ -53,10 +56,11 @@ text_state() {
 optimize() {
 	[ -w $opt ] && echo "$1" > $opt
 }
-# row NAME KIND STATE: arm KIND, wait (at most 10 s) until the text at
-# the probe is in STATE, time N calls, disarm.  A row counts only when
-# the probe was in STATE before and after the calls, its handlers
-# counted every call and it missed none.
+# row NAME KIND STATE [COMMAND]: arm KIND, wait (at most 10 s) until
+# the text at the probe is in STATE, time N calls (or what COMMAND
+# says), disarm.  A row counts only when the probe was in STATE before
+# and after the calls, its handlers counted every call and it missed
+# none.
 row() {
 	if ! echo "arm $2" > $ctl 2>/dev/null; then
 		echo "BENCHRES row=$1 na=1 why=arm $(cat $ctl)"
@@ -76,12 +80,14 @@ row() {
 		echo disarm > $ctl
 		return
 	fi
-	echo "run $N" > $ctl
+	echo "${4:-run $N}" > $ctl
 	res=$(cat $ctl)
 	after=$(text_state)
+	calls=$(kv calls "$res")
 	why=
-	[ "$(kv state "$after")" = "$3" ] || why=state-changed
-	[ "$(kv hits "$res")" = "$N" ] || why="$why,hits"
+	[ "$(kv ret "$res")" = "" ] || [ "$(kv ret "$res")" = 0 ] || why=ret
+	[ "$(kv state "$after")" = "$3" ] || why="$why,state-changed"
+	[ "$(kv hits "$res")" = "${calls:-$N}" ] || why="$why,hits"
 	[ "$(kv missed "$res")" = 0 ] || why="$why,missed"
 	if [ -n "$why" ]; then
 		echo "BENCHRES row=$1 na=1 why=${why#,} want=$3 $res $after flags=$fl $arm"
@@ -155,6 +161,13 @@ if [ "$PART" != multi ]; then
 	fi
 	row f f ftrace
 	row rf rf ftrace
+	# A kretprobe with the default maxactive on a function 100 kthreads
+	# sleep in at once, RS rounds; the same without the probe first.
+	optimize 0
+	echo "sleep $RS" > $ctl
+	echo "BENCHRES row=none-sleep $(cat $ctl)"
+	row rs rs trap "sleep $RS"
+	optimize 1
 	# jprobes (ours only): whatever the entry is, the row says it
 	if echo "arm j" > $ctl 2>/dev/null; then
 		st=$(text_state)

@@ -360,11 +360,22 @@ sm=$ST/bench/smoke/ours-x86_64-icount.log
 for c in 'warning:/row=k /i [   10.100000] WARNING: CPU: 1 PID: 212 at kernel/kprobes.c:1234 kprobe_arm+0x5a/0x70' \
 	 'kasan:/row=attach via=perf /i [   11.200000] BUG: KASAN: slab-use-after-free in kprobe_free_insn_slot+0x3c/0x120' \
 	 'panic:/row=opt n=10 /a [   12.300000] Kernel panic - not syncing: Fatal exception in interrupt' \
-	 'no-end:/^KPGUEST done/d' 'row-missing:/row=rf /d' 'row-not-measured:s/^BENCHRES row=o .*/BENCHRES row=o na=1 why=state want=jump state=trap/'; do
+	 'no-end:/^KPGUEST done/d' 'row-missing:/row=rf /d' 'row-not-measured:s/^BENCHRES row=o .*/BENCHRES row=o na=1 why=state want=jump state=trap/' \
+	 'sleepers-missing:/row=rs /d'; do
 	sed "${c#*:}" "$sm" > "$tmp/smoke/ours-x86_64-icount.log"
 	expect_rc "bench.smoke-console-${c%%:*}" 1 br "$tmp/smoke" 1 x86_64
 	has "bench.smoke-console-${c%%:*}-named" '^BENCH smoke\.x86_64\.ours FAIL \('
 done
+# the row with 100 calls in flight: a missed return counted passes the
+# smoke (the benchmark's row shows it), a return neither hit nor counted
+# as missed fails it, and says so
+sed 's/^BENCHRES row=rs .* hits=300 missed=0 /BENCHRES row=rs na=1 why=hits,missed iters=200 calls=300 inflight=100 rounds=2 ns=850000 hits=299 missed=1 /' \
+	"$sm" > "$tmp/smoke/ours-x86_64-icount.log"
+expect_rc bench.smoke-sleepers-missed 0 br "$tmp/smoke" 1 x86_64
+sed -i 's/^BENCHRES row=rs .* hits=299 missed=1 /BENCHRES row=rs na=1 why=hits iters=200 calls=300 inflight=100 rounds=2 ns=850000 hits=299 missed=0 /' \
+	"$tmp/smoke/ours-x86_64-icount.log"
+expect_rc bench.smoke-sleepers-unaccounted 1 br "$tmp/smoke" 1 x86_64
+has bench.smoke-sleepers-unaccounted-named '^BENCH smoke\.x86_64\.ours FAIL \(per-hit rows with calls unaccounted for: rs \(n/a \(hits\)\)\)$'
 sed '/WARNING/d' "$sm" | sed '/row=k /i [   10.100000] WARNING: CPU: 1 PID: 212 at kernel/kprobes.c:1234 kprobe_arm+0x5a/0x70' \
 	> "$tmp/smoke/ours-x86_64-icount.log"
 br "$tmp/smoke" 1 x86_64 > "$tmp/out" 2>&1
@@ -393,6 +404,7 @@ run=2026-11-25T1200Z-x86_64
 expect_rc bench.table 0 br --dest "$tmp/table" "$ST/bench/$run/workbench" 0 x86_64
 has bench.table-per-hit '^k kprobe with post_handler \(trap, stepped\) +300 +600 +0\.50 '
 has bench.table-na-reason '^j jprobe +350 +n/a \(arm\) '
+has bench.table-sleepers '^rs kretprobe, 100 calls in flight \(default maxactive\) +600 +n/a \(90 of 100 missed\) '
 # the report: two stored runs, a README with the markers
 mkdir -p "$tmp/rep/results/bench"
 cp -r "$ST/bench/2026-"* "$tmp/rep/results/bench/"
@@ -403,6 +415,7 @@ expect_rc bench.report-stale 1 rep --check
 expect_rc bench.report 0 rep
 cp "$tmp/rep/README.md" "$tmp/out"
 has bench.readme-per-hit '^\| k \| kprobe with post_handler \(trap, stepped\) \| 300 \| 600 \| 0\.50 \|$'
+has bench.readme-sleepers '^\| rs \| kretprobe, 100 calls in flight \(default maxactive\) \| 600 \| n/a \(90 of 100 missed\) \| - \|$'
 has bench.readme-current-run "run $run \\(git 222222222222\\)"
 has bench.readme-links-report '\(results/REPORT\.md\)'
 hasnt bench.readme-block-replaced 'whatever was here'
@@ -421,6 +434,17 @@ has bench.report-history '^\| \[2026-11-20T1000Z-x86_64\]\(bench/2026-11-20T1000
 expect_rc bench.report-up-to-date 0 rep --check
 sed -i 's/| 300 | 600 | 0.50 |/| 290 | 600 | 0.48 |/' "$tmp/rep/README.md"
 expect_rc bench.report-hand-edit-caught 1 rep --check
+# a newer run narrowed to the per-hit boots (KP_BENCH_PARTS=hit) goes to
+# the history: the current run stays the newest complete one
+part=$tmp/rep/results/bench/2026-11-26T0000Z-x86_64
+mkdir -p "$part/workbench"
+cp "$ST/bench/$run/run.meta" "$part/"
+cp "$ST/bench/$run/workbench/"*-icount.* "$part/workbench/"
+expect_rc bench.report-partial 0 rep
+cp "$tmp/rep/README.md" "$tmp/out"
+has bench.readme-partial-not-current "run $run \\(git 222222222222\\)"
+cp "$tmp/rep/results/REPORT.md" "$tmp/out"
+has bench.report-partial-in-history '^\| \[2026-11-26T0000Z-x86_64\]\(bench/2026-11-26T0000Z-x86_64/\) \| 222222222222 \| x86_64 \| workbench \| 0\.50 '
 rm -rf "$tmp/rep/results/bench"
 expect_rc bench.report-empty 0 rep
 cp "$tmp/rep/README.md" "$tmp/out"
