@@ -227,8 +227,14 @@ static int kretprobe_instance_init(void *obj, void *context)
  * here needs an atomic operation but the reserve.
  *
  * The hit path may be in NMI context and cannot allocate: chunks come
- * from a reserve of KRETPROBE_STORE_RESERVE chunks, which a worker fills
- * while any kretprobe is registered; taking a chunk asks for a refill.
+ * from a reserve of up to KRETPROBE_STORE_RESERVE chunks, kept at
+ * KRETPROBE_STORE_FILL while any kretprobe is registered.  A hit that
+ * leaves fewer than KRETPROBE_STORE_LOW there raises an irq_work, which
+ * refills it with atomic allocations as soon as the CPU takes interrupts
+ * again (a worker retries what fails): a burst of tasks entering one
+ * after the other finds chunks, however many more than the reserve
+ * holds.  Chunks given back go to the free slots above the fill level,
+ * so a task that takes and returns one per call costs no allocation.
  * A task holds at most KRETPROBE_TASK_STORES chunks.  A return is missed
  * (and counted in nmissed) only when the pool is empty and the task's
  * chunks are full, or the reserve is empty at that moment, or the
@@ -241,6 +247,8 @@ static int kretprobe_instance_init(void *obj, void *context)
 #define KRETPROBE_STORE_SIZE	1024
 #define KRETPROBE_TASK_STORES	32
 #define KRETPROBE_STORE_RESERVE	64
+#define KRETPROBE_STORE_FILL	48
+#define KRETPROBE_STORE_LOW	32
 
 /**
  * struct kretprobe_store - a chunk of a task's return records
@@ -265,14 +273,16 @@ struct kretprobe_store {
 	(KRETPROBE_STORE_SIZE - offsetof(struct kretprobe_store, data))
 
 static struct kretprobe_store *kretprobe_reserve[KRETPROBE_STORE_RESERVE];
+static atomic_t kretprobe_reserve_count;	/* chunks in kretprobe_reserve */
 static atomic_t kretprobes_live;
 static LLIST_HEAD(kretprobe_stores_freed);
 
 /*
- * Fill the reserve while any kretprobe is registered, empty it when none
- * is, and free the chunks given back that did not fit in it.
+ * Fill the reserve to KRETPROBE_STORE_FILL while any kretprobe is
+ * registered, empty it when none is, and free the chunks given back that
+ * did not fit in it.  Return: false if an allocation failed.
  */
-static void kretprobe_reserve_refill(struct work_struct *work)
+static bool kretprobe_reserve_fill(gfp_t gfp)
 {
 	struct llist_node *freed = llist_del_all(&kretprobe_stores_freed);
 	struct kretprobe_store *st, *next;
@@ -283,30 +293,49 @@ static void kretprobe_reserve_refill(struct work_struct *work)
 	for (i = 0; i < KRETPROBE_STORE_RESERVE; i++) {
 		if (!atomic_read(&kretprobes_live)) {
 			st = xchg(&kretprobe_reserve[i], NULL);
-			if (st)
+			if (st) {
+				atomic_dec(&kretprobe_reserve_count);
 				kfree_rcu(st, rcu);
+			}
 			continue;
 		}
+		if (atomic_read(&kretprobe_reserve_count) >= KRETPROBE_STORE_FILL)
+			break;
 		if (READ_ONCE(kretprobe_reserve[i]))
 			continue;
-		st = kmalloc(KRETPROBE_STORE_SIZE, GFP_KERNEL);
+		st = kmalloc(KRETPROBE_STORE_SIZE, gfp);
 		if (!st)
-			break;
+			return false;
 		if (cmpxchg(&kretprobe_reserve[i], NULL, st))
 			kfree(st);
+		else
+			atomic_inc(&kretprobe_reserve_count);
 	}
+	return true;
+}
+
+static void kretprobe_reserve_refill(struct work_struct *work)
+{
+	kretprobe_reserve_fill(GFP_KERNEL);
 }
 
 static DECLARE_WORK(kretprobe_reserve_work, kretprobe_reserve_refill);
 
+/*
+ * In hardirq context (or the irq_work thread), never in the NMI or the
+ * probe handler that raised it: allocating there is as safe as in any
+ * interrupt handler.  What cannot be had without sleeping is left to the
+ * worker.
+ */
 static void kretprobe_reserve_kick(struct irq_work *work)
 {
-	queue_work(system_unbound_wq, &kretprobe_reserve_work);
+	if (!kretprobe_reserve_fill(GFP_ATOMIC | __GFP_NOWARN))
+		queue_work(system_unbound_wq, &kretprobe_reserve_work);
 }
 
 static DEFINE_IRQ_WORK(kretprobe_reserve_irq_work, kretprobe_reserve_kick);
 
-/* A chunk from the reserve, or NULL; asks for a refill either way. */
+/* A chunk from the reserve, or NULL; asks for a refill when it runs low. */
 static notrace struct kretprobe_store *kretprobe_store_get(void)
 {
 	unsigned int i, start = raw_smp_processor_id();
@@ -317,13 +346,14 @@ static notrace struct kretprobe_store *kretprobe_store_get(void)
 		if (READ_ONCE(*slot))
 			st = xchg(slot, NULL);
 	}
-	irq_work_queue(&kretprobe_reserve_irq_work);
+	if (!st || atomic_dec_return(&kretprobe_reserve_count) < KRETPROBE_STORE_LOW)
+		irq_work_queue(&kretprobe_reserve_irq_work);
 	return st;
 }
 
 NOKPROBE_SYMBOL(kretprobe_store_get);
 
-/* An empty chunk back to the reserve, or to the worker to be freed. */
+/* An empty chunk back to the reserve, or to the irq_work to be freed. */
 static notrace void kretprobe_store_put(struct kretprobe_store *st)
 {
 	struct kretprobe_store **slot;
@@ -332,8 +362,10 @@ static notrace void kretprobe_store_put(struct kretprobe_store *st)
 	if (atomic_read(&kretprobes_live)) {
 		for (i = 0; i < KRETPROBE_STORE_RESERVE; i++) {
 			slot = &kretprobe_reserve[i];
-			if (!READ_ONCE(*slot) && !cmpxchg(slot, NULL, st))
+			if (!READ_ONCE(*slot) && !cmpxchg(slot, NULL, st)) {
+				atomic_inc(&kretprobe_reserve_count);
 				return;
+			}
 		}
 	}
 	llist_add(&st->freed, &kretprobe_stores_freed);

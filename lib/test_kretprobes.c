@@ -1143,6 +1143,79 @@ static void krt_test_own_sleepers(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&krt_bad), 0);
 }
 
+/* A blocker that first waits at a gate every blocker shares. */
+struct krt_burster {
+	struct completion *gate;
+	struct krt_blocker b;
+};
+
+static int krt_burster_fn(void *arg)
+{
+	struct krt_burster *bb = arg;
+
+	wait_for_completion(bb->gate);
+	return krt_blocker_fn(&bb->b);
+}
+
+/*
+ * A burst: KRT_SLEEPERS real-time tasks, released at once, enter the
+ * probed function one right after the other and sleep there, more than
+ * the pool and the reserve of task storage hold together.  No task of
+ * lower priority (a worker that would refill the reserve) runs on their
+ * CPUs until every one of them sleeps: the reserve must be refilled
+ * between their hits, with no return missed.
+ */
+static void krt_test_own_burst(struct kunit *test)
+{
+	static struct kretprobe rp;
+	static struct krt_burster bb[KRT_SLEEPERS];
+	DECLARE_COMPLETION_ONSTACK(open);
+	DECLARE_COMPLETION_ONSTACK(gate);
+	struct task_struct *t;
+	int i, j, n, in = 0, bad = 0;
+
+	complete_all(&open);
+	WRITE_ONCE(krt_open_go, &open);
+	krt_init(&rp, krt_block, krt_block_entry, krt_block_ret, 0);
+	KUNIT_ASSERT_EQ(test, register_kretprobe(&rp), 0);
+	for (n = 0; n < KRT_SLEEPERS; n++) {
+		bb[n].gate = &gate;
+		WRITE_ONCE(bb[n].b.entered, false);
+		init_completion(&bb[n].b.go);
+		init_completion(&bb[n].b.done);
+		bb[n].b.result = -1;
+		t = kthread_create(krt_burster_fn, &bb[n], "krt_burst");
+		if (IS_ERR(t)) {
+			KUNIT_FAIL(test, "burster %d: %ld", n, PTR_ERR(t));
+			break;
+		}
+		sched_set_fifo_low(t);
+		wake_up_process(t);
+	}
+	complete_all(&gate);
+	for (i = 0; i < 500 && in < n; i++) {
+		msleep(20);
+		for (j = 0, in = 0; j < n; j++)
+			in += READ_ONCE(bb[j].b.entered);
+	}
+	KUNIT_EXPECT_EQ(test, in, n);
+	KUNIT_EXPECT_EQ(test, atomic_read(&krt_entries), n);
+	KUNIT_EXPECT_EQ(test, rp.nmissed, 0);
+
+	for (i = 0; i < n; i++)
+		complete(&bb[i].b.go);
+	for (i = 0; i < n; i++) {
+		wait_for_completion(&bb[i].b.done);
+		bad += bb[i].b.result != 5;
+	}
+	unregister_kretprobe(&rp);
+	KUNIT_EXPECT_EQ(test, n, KRT_SLEEPERS);
+	KUNIT_EXPECT_EQ(test, bad, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&krt_returns), n);
+	KUNIT_EXPECT_EQ(test, rp.nmissed, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&krt_bad), 0);
+}
+
 /*
  * Unregistration with instances of tasks' storage in flight: no handler
  * runs for them, they return where they should, and the pool they refer
@@ -1326,6 +1399,7 @@ static struct kunit_case krt_cases[] = {
 	KUNIT_CASE(krt_test_find_instance),
 	KUNIT_CASE(krt_test_own_nested),
 	KUNIT_CASE_SLOW(krt_test_own_sleepers),
+	KUNIT_CASE_SLOW(krt_test_own_burst),
 	KUNIT_CASE(krt_test_own_unregister_inflight),
 	KUNIT_CASE(krt_test_own_stacktrace),
 	KUNIT_CASE(krt_test_own_exit),
