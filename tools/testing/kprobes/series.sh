@@ -20,14 +20,10 @@ export KP_BASE_DIR
 export KP_SERIES_NAME=${KP_SERIES_NAME:-$(git -C "$KP_ROOT" config user.name || echo kprobes)}
 export KP_SERIES_EMAIL=${KP_SERIES_EMAIL:-$(git -C "$KP_ROOT" config user.email || echo kprobes@localhost)}
 
-tree=$KP_BUILD/series-tree
-rm -rf "$tree" "$out"
-mkdir -p "$tree" "$out"
-basecommit=$(python3 "$KP_TOOLS/series.py" "$tree")
-git -C "$tree" format-patch -q --cover-letter --base="$basecommit" \
-	-o "$out" "$basecommit"..HEAD
-cover=$(ls "$out"/0000-*.patch)
-python3 - "$cover" "$KP_TOOLS/series-msgs/cover.txt" <<'PY'
+# put_cover DIR TEXT: the cover letter of the series in DIR gets the
+# subject (TEXT's first line) and the blurb (the rest after a blank line).
+put_cover() {
+	python3 - "$(ls "$1"/0000-*.patch)" "$2" <<'PY'
 import sys
 path, body = sys.argv[1], sys.argv[2]
 s = open(path).read()
@@ -36,6 +32,15 @@ s = s.replace('*** SUBJECT HERE ***', lines[0])
 s = s.replace('*** BLURB HERE ***', '\n'.join(lines[2:]))
 open(path, 'w').write(s)
 PY
+}
+
+tree=$KP_BUILD/series-tree
+rm -rf "$tree" "$out"
+mkdir -p "$tree" "$out"
+basecommit=$(python3 "$KP_TOOLS/series.py" "$tree")
+git -C "$tree" format-patch -q --cover-letter --base="$basecommit" \
+	-o "$out" "$basecommit"..HEAD
+put_cover "$out" "$KP_TOOLS/series-msgs/cover.txt"
 ls "$out"
 
 # The fixes for the plain base: git am proves they apply there.
@@ -64,13 +69,5 @@ mapfile -t fpatches < <(grep -v '^#' "$fixes/series" | grep . | sed "s|^|$fixes/
 ) || kp_die "the fixes of patches/fixes/ do not apply to the base"
 git -C "$ftree" format-patch -q --cover-letter --base="$(git -C "$ftree" rev-parse base)" \
 	-o "$fout" base..HEAD
-python3 - "$(ls "$fout"/0000-*.patch)" "$fixes/cover.txt" <<'PY'
-import sys
-path, body = sys.argv[1], sys.argv[2]
-s = open(path).read()
-lines = open(body).read().rstrip('\n').splitlines()
-s = s.replace('*** SUBJECT HERE ***', lines[0])
-s = s.replace('*** BLURB HERE ***', '\n'.join(lines[2:]))
-open(path, 'w').write(s)
-PY
+put_cover "$fout" "$fixes/cover.txt"
 ls "$fout"
