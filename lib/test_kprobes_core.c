@@ -35,8 +35,8 @@
  * Where calls from the kernel enter a function: powerpc64's ELFv2
  * functions set up the TOC at their global entry (the symbol) and are
  * called past it, at the local entry.  A probe's .addr stays where it is
- * given, as upstream's does (only kprobe_lookup_name() moves a symbol's
- * probe), so the probes that must see calls are put there.
+ * given (only kprobe_lookup_name() moves a symbol's probe), so the probes
+ * that must see calls are put there.
  */
 #ifdef CONFIG_PPC64_ELF_ABI_V2
 #include <asm/code-patching.h>
@@ -47,8 +47,8 @@
 
 /*
  * Where a pre_handler sees the ip: on x86 past the int3 (the probed
- * address + 1), as upstream shows it on every path; elsewhere at the
- * probed address.
+ * address + 1) on every path, as after the breakpoint; elsewhere at
+ * the probed address.
  */
 #ifdef CONFIG_X86
 #define KPT_IP_BIAS	1UL
@@ -294,7 +294,7 @@ static void kpt_errors(struct kunit *test)
 	/* not text */
 	memset(&kp, 0, sizeof(kp));
 	kp.addr = (kprobe_opcode_t *)&kpt_data;
-	/* without KALLSYMS_ALL no symbol covers data: -ENOENT, as upstream */
+	/* without KALLSYMS_ALL no symbol covers data: -ENOENT */
 	KUNIT_EXPECT_EQ(test, register_kprobe(&kp),
 			IS_ENABLED(CONFIG_KALLSYMS_ALL) ? -EINVAL : -ENOENT);
 	/* the padding in front of a function is no function */
@@ -311,7 +311,7 @@ static void kpt_errors(struct kunit *test)
 	kp.addr = (kprobe_opcode_t *)(a - 4);
 	if (IS_ENABLED(CONFIG_CALL_PADDING))
 		KUNIT_EXPECT_EQ(test, register_kprobe(&kp), -EINVAL);
-	/* a user address: no symbol covers it, -ENOENT as upstream */
+	/* a user address: no symbol covers it, -ENOENT */
 	memset(&kp, 0, sizeof(kp));
 	kp.addr = (kprobe_opcode_t *)0x10000UL;
 	KUNIT_EXPECT_EQ(test, register_kprobe(&kp), -ENOENT);
@@ -351,8 +351,8 @@ static void kpt_errors(struct kunit *test)
 
 /*
  * What register_kprobe() returns for an address inside a jump label site
- * (the NOP or jump that static_branch_*() compiles to).  Upstream returns
- * -EINVAL; change it here, and only here, if ours follows.
+ * (the NOP or jump that static_branch_*() compiles to): -EINVAL, as for
+ * any text that others patch.
  */
 #define KPT_JUMP_LABEL_ERRNO	(-EINVAL)
 
@@ -407,8 +407,7 @@ static void kpt_text_offset(struct kunit *test)
 		/*
 		 * Without KALLSYMS_ALL, kallsyms keeps only what lies between
 		 * _stext and _etext (and init text): arm64's _text, the image
-		 * head, is not in it.  Then "_text" is an unknown symbol, as
-		 * on upstream.
+		 * head, is not in it.  Then "_text" is an unknown symbol.
 		 */
 		KUNIT_EXPECT_FALSE(test, IS_ENABLED(CONFIG_KALLSYMS_ALL));
 		KUNIT_EXPECT_EQ(test, register_kprobe(&kp), -ENOENT);
@@ -829,7 +828,7 @@ static void kpt_caller_flags(struct kunit *test)
 		rp.kp.addr = KPT_ADDR(kpt_target2);
 		rp.kp.flags = kpt_refused_flags[i];
 		ret = register_kretprobe(&rp);
-		/* without kretprobes their stub refuses all, as upstream's */
+		/* without kretprobes the stub refuses every kretprobe */
 		KUNIT_EXPECT_EQ_MSG(test, ret, IS_ENABLED(CONFIG_KRETPROBES) ?
 				    -EINVAL : -EOPNOTSUPP, "kretprobe flags %#x",
 				    kpt_refused_flags[i]);
