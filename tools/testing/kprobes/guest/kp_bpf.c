@@ -4,7 +4,7 @@
  * attach one (a perf_event_open() of the kprobe PMU, then
  * PERF_EVENT_IOC_SET_BPF), while a command runs.
  *
- *   kp_bpf [-r] [-s] [-o ERRNO] FUNC OFFSET 'shell command'
+ *   kp_bpf [-r] [-s] [-l] [-o ERRNO] FUNC OFFSET 'shell command'
  *
  * The program records, in an array map, what BPF programs see of a hit:
  * bpf_get_func_ip(), the number of hits, the ip of its pt_regs (ctx) and
@@ -16,6 +16,16 @@
  *
  *   BPF ret=0|ERRNO hits=N func_ip=HEX ctx_ip=HEX reg=N status=S
  *       [stack=BYTES frames=HEX,HEX,...]
+ *
+ * With -l the event holds the last reference to the program when it is
+ * closed (the program's fd is closed first), and a second line follows:
+ *
+ *   last_ref_alive=0|1 gone=0|1
+ *
+ * last_ref_alive: the program could still be found by its id right after
+ * close() returned (its reference is dropped after an RCU grace period,
+ * as a run that began before may still be executing); gone: it was found
+ * no more within 10 s.
  *
  * ret is the errno of the first step that failed (the verifier's log
  * follows when the program was refused).  The program is assembled here, by hand: the
@@ -154,6 +164,37 @@ static int kprobe_open(const char *func, unsigned long off, int ret_probe)
 			   PERF_FLAG_FD_CLOEXEC);
 }
 
+/* -l: the id of @prog, 0 on error */
+static unsigned int prog_id(int prog)
+{
+	struct bpf_prog_info info;
+	union bpf_attr a;
+
+	memset(&info, 0, sizeof(info));
+	memset(&a, 0, sizeof(a));
+	a.info.bpf_fd = prog;
+	a.info.info_len = sizeof(info);
+	a.info.info = (unsigned long)&info;
+	if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &a) < 0)
+		return 0;
+	return info.id;
+}
+
+/* -l: whether the program of @id still exists */
+static int prog_alive(unsigned int id)
+{
+	union bpf_attr a;
+	long fd;
+
+	memset(&a, 0, sizeof(a));
+	a.prog_id = id;
+	fd = sys_bpf(BPF_PROG_GET_FD_BY_ID, &a);
+	if (fd < 0)
+		return 0;
+	close(fd);
+	return 1;
+}
+
 static void hex(const char *name, unsigned long long v)
 {
 	/* nolibc's printf has %llx but no field width: none is needed */
@@ -182,7 +223,9 @@ static int report(int ret, const unsigned long long *v, int status,
 int main(int argc, char **argv)
 {
 	unsigned long long v[V_N];
-	int ret_probe = 0, override = 0, stack = 0, i = 1;
+	int ret_probe = 0, override = 0, stack = 0, last = 0, i = 1;
+	int alive = 0, gone = 0, n;
+	unsigned int id = 0;
 	int map, prog, ev, status;
 	unsigned int key = 0;
 	union bpf_attr a;
@@ -192,6 +235,8 @@ int main(int argc, char **argv)
 			ret_probe = 1;
 		} else if (!strcmp(argv[i], "-s")) {
 			stack = 1;
+		} else if (!strcmp(argv[i], "-l")) {
+			last = 1;
 		} else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
 			override = atoi(argv[++i]);
 		} else {
@@ -200,7 +245,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (argc - i != 3 || override < 0 || override > 4095) {
-		printf("usage: kp_bpf [-r] [-s] [-o ERRNO] FUNC OFFSET 'command'\n");
+		printf("usage: kp_bpf [-r] [-s] [-l] [-o ERRNO] FUNC OFFSET 'command'\n");
 		return 2;
 	}
 	memset(v, 0, sizeof(v));
@@ -228,8 +273,23 @@ int main(int argc, char **argv)
 	a.value = (unsigned long)v;
 	if (sys_bpf(BPF_MAP_LOOKUP_ELEM, &a) < 0)
 		return report(errno, v, status, stack);
-	close(ev);
+	if (!last) {
+		close(ev);
+		close(prog);
+		close(map);
+		return report(0, v, status, stack);
+	}
+	id = prog_id(prog);
 	close(prog);
 	close(map);
-	return report(0, v, status, stack);
+	close(ev);		/* the last reference to the program */
+	alive = id && prog_alive(id);
+	for (n = 0; id && n < 1000 && !gone; n++) {
+		gone = !prog_alive(id);
+		if (!gone)
+			usleep(10000);
+	}
+	report(0, v, status, stack);
+	printf("last_ref_alive=%d gone=%d\n", alive, gone);
+	return !id;
 }

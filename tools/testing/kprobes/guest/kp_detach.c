@@ -48,6 +48,24 @@
  *         CHURN events rounds=R created=C single=S multi=M dynamic=D
  *               trunc=T busy=B errors=E [first=OP:ERRNO]
  *
+ *   kp_detach inert FUNC CALLFILE DIVERTEDFILE DECOY...
+ *       A kretprobe event of the kprobe PMU on FUNC, without a program,
+ *       and a kprobe event on each DECOY; a hitter pinned to another CPU
+ *       keeps writing "100" to CALLFILE (kp_target.ko's retcall, whose
+ *       calls of FUNC count in DIVERTEDFILE those whose return a
+ *       kretprobe diverted).  While open, returns are diverted.  Then
+ *       the decoys are closed, so that the reaper of closed events is
+ *       busy with them, and 2 ms later the kretprobe's event; the
+ *       diverted count is read right after that close() and again after
+ *       at least 200 ms and 5000 more calls.  Prints
+ *
+ *         INERT ret=0|ERRNO open_calls=C open_diverted=D after_calls=C
+ *               after_diverted=D
+ *
+ *       after_diverted: the calls diverted after close() returned (at
+ *       most the one the hitter was making then, when a closed
+ *       kretprobe diverts no more returns).
+ *
  * Built with the kernel's nolibc (tools/include/nolibc), as kp_perfsb.
  */
 #include "kp_guest.h"
@@ -216,6 +234,104 @@ out:
 	       ret, ncpu, ncpu > 0 ? cpus[0] : -1, ncpu > 1 ? cpus[1] : -1,
 	       c2 - c1, h2 - h1, c3 - c2, mb < 0 ? -mb : 0, c4 - c3, h4 - h3,
 	       after_ms, h->err);
+	return ret != 0;
+}
+
+/* ---- inert ----------------------------------------------------------- */
+
+#define NDECOY	8
+
+static int inert(int argc, char **argv)
+{
+	unsigned long long h1 = 0, h2 = 0, h3 = 0, h4 = 0;
+	int d1 = 0, d2 = 0, d3 = 0, d4 = 0;
+	int cpus[KPG_NCPU], decoy[NDECOY], ndecoy = 0, ncpu, ev = -1;
+	int ret = 0, i;
+	const char *divfile;
+	struct hitter *h;
+	pid_t pid = -1;
+
+	if (argc < 6 || argc - 5 > NDECOY) {
+		printf("usage: kp_detach inert FUNC CALLFILE DIVERTEDFILE DECOY...\n");
+		return 2;
+	}
+	divfile = argv[4];
+	h = kpg_shared(sizeof(*h));
+	if (!h)
+		return 1;
+	ncpu = kpg_cpus(cpus);
+	if (ncpu < 2) {
+		ret = ncpu < 0 ? -ncpu : ENODEV;
+		goto out;
+	}
+	h->cpu = cpus[1];
+	if (kpg_pin(cpus[0]) < 0) {
+		ret = errno;
+		goto out;
+	}
+	/* forked before the events are opened: our close() is the last */
+	pid = fork();
+	if (pid == 0)
+		hitter_run(h, argv[3], "100", 100, NULL);
+	if (pid < 0) {
+		ret = errno;
+		goto out;
+	}
+	for (i = 5; i < argc; i++) {
+		decoy[ndecoy] = kpg_kprobe_open(argv[i], 0, 0);
+		if (decoy[ndecoy] < 0) {
+			ret = -decoy[ndecoy];
+			goto out;
+		}
+		ndecoy++;
+	}
+	ev = kpg_kprobe_open(argv[2], 0, 1);
+	if (ev < 0) {
+		ret = -ev;
+		goto out;
+	}
+	if (ioctl(ev, PERF_EVENT_IOC_ENABLE, 0) < 0) {
+		ret = errno;
+		goto out;
+	}
+	if (wait_calls(h, h->calls, 1000, 0, 20000)) {
+		ret = h->err ? h->err : ETIMEDOUT;
+		goto out;
+	}
+	h1 = h->calls;
+	d1 = kpg_read_int(divfile, 0);
+	if (wait_calls(h, h1, 2000, 0, 20000)) {
+		ret = h->err ? h->err : ETIMEDOUT;
+		goto out;
+	}
+	h2 = h->calls;
+	d2 = kpg_read_int(divfile, 0);
+	/* the reaper busy with the decoys, then the kretprobe closed */
+	while (ndecoy)
+		close(decoy[--ndecoy]);
+	msleep(2);
+	close(ev);
+	ev = -1;
+	d3 = kpg_read_int(divfile, 0);
+	h3 = h->calls;
+	if (wait_calls(h, h3, 5000, 200, 20000)) {
+		ret = h->err ? h->err : ETIMEDOUT;
+		goto out;
+	}
+	h4 = h->calls;
+	d4 = kpg_read_int(divfile, 0);
+	if (d1 < 0 || d2 < 0 || d3 < 0 || d4 < 0)
+		ret = EIO;
+out:
+	h->stop = 1;
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+	while (ndecoy)
+		close(decoy[--ndecoy]);
+	if (ev >= 0)
+		close(ev);
+	printf("INERT ret=%d open_calls=%llu open_diverted=%d after_calls=%llu after_diverted=%d\n",
+	       ret, h2 - h1, d2 - d1, h4 - h3, d4 - d3);
 	return ret != 0;
 }
 
@@ -516,6 +632,8 @@ int main(int argc, char **argv)
 		return closed(argc, argv);
 	if (argc > 1 && !strcmp(argv[1], "churn"))
 		return churn(argc, argv);
-	printf("usage: kp_detach closed|churn ...\n");
+	if (argc > 1 && !strcmp(argv[1], "inert"))
+		return inert(argc, argv);
+	printf("usage: kp_detach closed|churn|inert ...\n");
 	return 2;
 }

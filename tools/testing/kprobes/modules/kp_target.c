@@ -8,7 +8,9 @@
  * it returned is in .../fallible_errno (0: it succeeded), and the write
  * fails with it.  Writing to .../block calls kp_target_block(), which
  * sleeps until 1 is written to .../release (0 closes it again);
- * .../blocked counts the writers inside it.
+ * .../blocked counts the writers inside it.  Writing N to .../retcall
+ * calls kp_target_ret() N times; .../diverted counts the calls that found
+ * their return address outside this module (a kretprobe diverted it).
  */
 #include <linux/module.h>
 #include <linux/debugfs.h>
@@ -35,6 +37,17 @@ noinline int kp_target_fallible(int x)
 	return x < 0 ? -EINVAL : 0;
 }
 ALLOW_ERROR_INJECTION(kp_target_fallible, ERRNO);
+
+static atomic_t kp_diverted;
+
+/* Counts the calls whose return a kretprobe diverted. */
+noinline int kp_target_ret(int x)
+{
+	if (!within_module((unsigned long)__builtin_return_address(0),
+			   THIS_MODULE))
+		atomic_inc(&kp_diverted);
+	return x + 2;
+}
 
 static DECLARE_WAIT_QUEUE_HEAD(kp_block_wq);
 static bool kp_block_open;
@@ -117,6 +130,25 @@ static const struct file_operations kp_call_fops = {
 	.write = kp_call_write,
 };
 
+static ssize_t kp_retcall_write(struct file *file, const char __user *ubuf,
+				size_t count, loff_t *ppos)
+{
+	unsigned long n, i;
+	int ret;
+
+	ret = kstrtoul_from_user(ubuf, count, 0, &n);
+	if (ret)
+		return ret;
+	for (i = 0; i < n; i++)
+		kp_result += kp_target_ret((int)i);
+	return count;
+}
+
+static const struct file_operations kp_retcall_fops = {
+	.owner = THIS_MODULE,
+	.write = kp_retcall_write,
+};
+
 static int __init kp_target_init(void)
 {
 	kp_dir = debugfs_create_dir("kp_target", NULL);
@@ -124,6 +156,8 @@ static int __init kp_target_init(void)
 	debugfs_create_u64("result", 0400, kp_dir, &kp_result);
 	debugfs_create_file("fallible", 0200, kp_dir, NULL, &kp_fallible_fops);
 	debugfs_create_u32("fallible_errno", 0400, kp_dir, &kp_fallible_errno);
+	debugfs_create_file("retcall", 0200, kp_dir, NULL, &kp_retcall_fops);
+	debugfs_create_atomic_t("diverted", 0400, kp_dir, &kp_diverted);
 	debugfs_create_file("block", 0200, kp_dir, NULL, &kp_block_fops);
 	debugfs_create_file_unsafe("blocked", 0400, kp_dir, NULL,
 				   &kp_blocked_fops);

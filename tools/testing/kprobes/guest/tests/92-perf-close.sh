@@ -61,4 +61,25 @@ closed() {
 }
 closed perfclose.kprobe
 closed perfclose.kretprobe -r
+
+# A closed kretprobe diverts no more returns, even before it is
+# unregistered: kp_detach inert closes eight decoy events first, so that
+# the reaper of closed events is busy when the kretprobe's is closed,
+# and kp_target.ko counts the calls whose return address was diverted.
+# On ours (patches/1001) the closed event's kretprobe refuses new
+# instances at once; on 6.12 close() waits until it is unregistered.
+kt=/sys/kernel/debug/kp_target
+out=$(kp_detach inert kp_target_ret $kt/retcall $kt/diverted \
+	kp_target_func kp_target_fallible vfs_read vfs_write \
+	vfs_open vfs_fstat vfs_getattr vfs_statx)
+echo "$out" | sed 's/^/  /'
+expect_eq perfclose.inert.ran "$(field "$out" ret)" 0
+if [ "$(field "$out" open_diverted)" -gt 0 ] 2>/dev/null; then pass perfclose.inert.diverted-while-open; else
+	fail perfclose.inert.diverted-while-open "(open_diverted=$(field "$out" open_diverted))"; fi
+if [ "$(field "$out" after_calls)" -ge 5000 ] 2>/dev/null &&
+   [ "$(field "$out" after_diverted)" -le 1 ] 2>/dev/null; then
+	pass perfclose.inert.no-diversion-after-close
+else
+	fail perfclose.inert.no-diversion-after-close "(after_diverted=$(field "$out" after_diverted) of after_calls=$(field "$out" after_calls))"
+fi
 rmmod kp_target
