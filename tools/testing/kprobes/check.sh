@@ -26,6 +26,10 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 fl=${FLAVOUR:-ours}
 arches=${ARCHES:-x86_64 arm64}
+# The guest tests of the teardown series (patches/teardown/): run again
+# under the checkers (the debug flavour, and the fixes flavour: 6.12's
+# core with the series).
+KP_TEARDOWN_TESTS=32-*,33-*,91-*,92-*,93-*
 export ARCHES=$arches
 kp_check_flavour "$fl"
 res=$KP_BUILD/check-$fl.results
@@ -166,7 +170,7 @@ for arch in $arches; do
 			KP_DEBUG=1 KP_KUNIT_TIMEOUT=${KP_KUNIT_TIMEOUT:-2400} \
 				"$KP_TOOLS/kunit.sh" "$fl" "$arch" |
 				sed -E "s/^KUNIT /KUNIT $arch:debug:/" | tee -a "$res"
-			KP_DEBUG=1 KP_APPEND="${KP_APPEND:+$KP_APPEND }kponly=70-*,94-*" \
+			KP_DEBUG=1 KP_APPEND="${KP_APPEND:+$KP_APPEND }kponly=70-*,94-*,$KP_TEARDOWN_TESTS" \
 				"$KP_TOOLS/itest.sh" "$fl" "$arch" |
 				sed -E "s/^KPTEST /KPTEST $arch:debug:/" | tee -a "$res"
 			phase "$arch: debug KUnit and lifetimes"
@@ -179,12 +183,20 @@ for arch in $arches; do
 	# The fixes: 6.12's kprobes_test suite with the cases the fixes add,
 	# and the guest tests of those a KUnit case cannot show, on the base
 	# with the series (fixes.sh with).  That each test fails without its
-	# fix is fixes.sh both's to show (a build and a boot per test).
+	# fix is fixes.sh both's to show (a build and a boot per test).  The
+	# fixes flavour also has the teardown series (patches/teardown/):
+	# its tests run there too.
 	if [ -n "$fix_pid" ]; then
 		if wait "$fix_pid"; then
 			say "CHECK $arch:build.fixes PASS"
 			KP_FIXES_BUILD=0 "$KP_TOOLS/fixes.sh" "$arch" with 2>/dev/null |
 				grep '^FIXES ' | tee -a "$res"
+			# The teardown series on 6.12's own core: its guest
+			# tests on the fixes flavour, a debug kernel (KASAN,
+			# lockdep, kmemleak).
+			KP_APPEND="${KP_APPEND:+$KP_APPEND }kponly=$KP_TEARDOWN_TESTS" \
+				"$KP_TOOLS/itest.sh" fixes "$arch" |
+				sed -E "s/^KPTEST /KPTEST $arch:teardown:/" | tee -a "$res"
 		else
 			tail -n 20 "$fix_log" >&2
 			say "CHECK $arch:build.fixes FAIL (see $fix_log)"

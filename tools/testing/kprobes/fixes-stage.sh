@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # fixes-stage.sh SRC: stage the fixes flavour in SRC (called by stage.sh,
 # which made SRC a hard-linked copy of the base): apply the series of
-# patches/fixes/ to pristine copies of the files it touches, and install
-# those whose content changed (so a rebuild stays incremental).
+# patches/fixes/, then that of patches/teardown/, to pristine copies of
+# the files they touch, and install those whose content changed (so a
+# rebuild stays incremental).
 #
 # KP_FIXES_NOFIX=GLOB: for the patches whose name matches GLOB, apply only
 # the parts of their tests (the files patches/fixes/tests lists), not the
@@ -38,9 +39,17 @@ sys.stdout.write(''.join(out))
 PY
 }
 
+# The teardown series for the plain base (patches/teardown/) comes with
+# it, whole, whatever KP_FIXES_NOFIX says: "fixes" is the plain base with
+# both series that go to it.
+tdir=$KP_ROOT/patches/teardown
+mapfile -t teardown < <(grep -v '^#' "$tdir/series" | grep . || true)
 touched=()
-[ ${#series[@]} = 0 ] ||
-	mapfile -t touched < <(cd "$dir" && sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "${series[@]}" | sort -u)
+mapfile -t touched < <(
+	{
+		[ ${#series[@]} = 0 ] || (cd "$dir" && cat "${series[@]}")
+		[ ${#teardown[@]} = 0 ] || (cd "$tdir" && cat "${teardown[@]}")
+	} | sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' | sort -u)
 for t in "${touched[@]}"; do
 	mkdir -p "$work/$(dirname "$t")"
 	if [ -f "$KP_BASE/$t" ]; then cp "$KP_BASE/$t" "$work/$t"; fi
@@ -62,6 +71,10 @@ for p in "${series[@]}"; do
 		applied=$((applied + 1))
 		;;
 	esac
+done
+for p in "${teardown[@]}"; do
+	(cd "$work" && patch -p1 -s --no-backup-if-mismatch < "$tdir/$p") ||
+		kp_die "patches/teardown/$p does not apply"
 done
 rm -f "$work/.part"
 
@@ -92,4 +105,4 @@ for t in "${touched[@]}"; do
 	fi
 done
 printf '%s\n' "${touched[@]}" | grep . > "$pmanifest" || true
-kp_log "staged fixes: ${#series[@]} patches, $applied whole, $testsonly tests only${nofix:+ (KP_FIXES_NOFIX=$nofix)}, $changed files changed"
+kp_log "staged fixes: ${#series[@]} patches, $applied whole, $testsonly tests only${nofix:+ (KP_FIXES_NOFIX=$nofix)}, and the ${#teardown[@]} of the teardown; $changed files changed"

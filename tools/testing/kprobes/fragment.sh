@@ -15,6 +15,11 @@ fi
 cat "$KP_TOOLS/configs/common.config" "$KP_TOOLS/configs/$arch.config"
 [ -f "$KP_TOOLS/configs/$fl.config" ] && cat "$KP_TOOLS/configs/$fl.config"
 [ -f "$KP_TOOLS/configs/$arch-$fl.config" ] && cat "$KP_TOOLS/configs/$arch-$fl.config"
-[ "${KP_DEBUG:-0}" = 1 ] && cat "$KP_TOOLS/configs/debug.config"
+# The debug flavour, and the fixes flavour always: the plain base with
+# its two series (patches/fixes/, patches/teardown/) is tested under the
+# kernel's checkers (KASAN, lockdep, kmemleak) in make check.
+if [ "${KP_DEBUG:-0}" = 1 ] || [ "$fl" = fixes ]; then
+	cat "$KP_TOOLS/configs/debug.config"
+fi
 [ -n "${KP_EXTRA_CONFIG:-}" ] && cat "$KP_EXTRA_CONFIG"
 true

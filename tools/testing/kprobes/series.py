@@ -4,7 +4,8 @@
 
 Reads tools/testing/kprobes/series.map (its header says the format) and
 builds, in a git tree holding the base's version of every file the series
-touches, one commit per PART, in the order of the map.  Fails loudly when
+touches, the commits of the teardown series it sits on (patches/teardown/)
+and then one commit per PART, in the order of the map.  Fails loudly when
 the map does not account for a file exactly once, when a rule matches
 nothing, when a part would be empty, or when the tree after the last
 commit differs from the project's (base - upstream-files + our files +
@@ -182,6 +183,10 @@ class Series:
         with open(os.path.join(ROOT, 'patches', 'series')) as f:
             self.series = [ln.strip() for ln in f
                            if ln.strip() and not ln.startswith('#')]
+        # the teardown series for the plain base, which the series sits on
+        with open(os.path.join(ROOT, 'patches', 'teardown', 'series')) as f:
+            self.below = ['teardown/' + ln.strip() for ln in f
+                          if ln.strip() and not ln.startswith('#')]
         self.assign()
 
     def read(self, path):
@@ -311,9 +316,9 @@ class Series:
         return '\n'.join(squeeze(lines, drop)) + ('\n' if nl else '')
 
     def touched(self):
-        """Every path the series writes, removes or patches."""
+        """Every path the series (or the one below it) writes, removes or patches."""
         t = set(self.ours) | set(self.upstream)
-        for p in self.series:
+        for p in self.below + self.series:
             with open(os.path.join(ROOT, 'patches', p)) as f:
                 for ln in f:
                     m = re.match(r'^\+\+\+ b/(\S+)', ln)
@@ -331,6 +336,8 @@ class Series:
                 continue
             os.makedirs(os.path.dirname(os.path.join(d, f)), exist_ok=True)
             shutil.copyfile(src, os.path.join(d, f))
+        for p in self.below:
+            apply_patch(d, p)
         for p in self.series:
             if p in self.wb:
                 continue
@@ -372,6 +379,11 @@ def build(tree):
     ver = subprocess.run(['make', '-s', '-C', s.base, 'kernelversion'],
                          stdout=subprocess.PIPE, text=True).stdout.strip()
     git('commit', '-qm', 'Linux %s (Debian linux-source-6.12)' % ver, cwd=tree)
+    git('tag', 'base', cwd=tree)
+    # The series sits on the teardown series (patches/teardown/, exported
+    # on its own by series.sh): its commits first, as they are.
+    git('am', '-q', *[os.path.join(ROOT, 'patches', p) for p in s.below],
+        cwd=tree)
     basecommit = git('rev-parse', 'HEAD', cwd=tree).strip()
     for k, part in enumerate(s.parts):
         for u in s.upstream:

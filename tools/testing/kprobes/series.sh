@@ -8,10 +8,12 @@
 # of the base, in order, and the tree after the last one is the project's
 # (series.py checks it).  The commits are left in $KP_BUILD/series-tree.
 #
-# Beside it, in OUTDIR-fixes: the bug fixes for the plain base
-# (patches/fixes/, their own series), applied with git am to a git tree
-# of the base's versions of the files they touch and exported again with
-# their cover letter patches/fixes/cover.txt.
+# The series sits on the teardown series for the plain base
+# (patches/teardown/).  Beside it, in OUTDIR-fixes and OUTDIR-teardown:
+# the two series for the plain base (patches/fixes/: the bug fixes;
+# patches/teardown/), each applied with git am to a git tree of the
+# base's versions of the files it touches and exported again with its
+# cover letter (patches/NAME/cover.txt).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 out=${1:-$KP_BUILD/series}
@@ -43,31 +45,39 @@ git -C "$tree" format-patch -q --cover-letter --base="$basecommit" \
 put_cover "$out" "$KP_TOOLS/series-msgs/cover.txt"
 ls "$out"
 
-# The fixes for the plain base: git am proves they apply there.
-fixes=$KP_ROOT/patches/fixes
-fout=$out-fixes
-ftree=$KP_BUILD/series-fixes-tree
-rm -rf "$ftree" "$fout"
-mkdir -p "$ftree" "$fout"
-mapfile -t fpatches < <(grep -v '^#' "$fixes/series" | grep . | sed "s|^|$fixes/|")
-(
-	cd "$ftree"
-	git init -q
-	git config user.name "$KP_SERIES_NAME"
-	git config user.email "$KP_SERIES_EMAIL"
-	sed -n 's|^diff --git a/\([^ ]*\) b/.*|\1|p' "${fpatches[@]}" | sort -u |
-	while read -r f; do
-		[ -f "$KP_BASE/$f" ] || continue
-		mkdir -p "$(dirname "$f")"
-		cp "$KP_BASE/$f" "$f"
-		chmod u+w "$f"
-	done
-	git add -A
-	git commit -qm "Linux $(make -s -C "$KP_BASE" kernelversion) (Debian linux-source-6.12)"
-	git tag base
-	git am -q "${fpatches[@]}"
-) || kp_die "the fixes of patches/fixes/ do not apply to the base"
-git -C "$ftree" format-patch -q --cover-letter --base="$(git -C "$ftree" rev-parse base)" \
-	-o "$fout" base..HEAD
-put_cover "$fout" "$fixes/cover.txt"
-ls "$fout"
+# The two series for the plain base, fixes (patches/fixes/) and teardown
+# (patches/teardown/, which the series above sits on): each applied with
+# git am to a git tree of the base's versions of the files it touches,
+# alone, and exported again with its cover letter DIR/cover.txt, in
+# OUTDIR-fixes and OUTDIR-teardown.
+export_plain() {	# export_plain NAME
+	local name=$1 dir=$KP_ROOT/patches/$1 pout=$out-$1
+	local ptree=$KP_BUILD/series-$1-tree
+	local pp
+	rm -rf "$ptree" "$pout"
+	mkdir -p "$ptree" "$pout"
+	mapfile -t pp < <(grep -v '^#' "$dir/series" | grep . | sed "s|^|$dir/|")
+	(
+		cd "$ptree"
+		git init -q
+		git config user.name "$KP_SERIES_NAME"
+		git config user.email "$KP_SERIES_EMAIL"
+		sed -n 's|^diff --git a/\([^ ]*\) b/.*|\1|p' "${pp[@]}" | sort -u |
+		while read -r f; do
+			[ -f "$KP_BASE/$f" ] || continue
+			mkdir -p "$(dirname "$f")"
+			cp "$KP_BASE/$f" "$f"
+			chmod u+w "$f"
+		done
+		git add -A
+		git commit -qm "Linux $(make -s -C "$KP_BASE" kernelversion) (Debian linux-source-6.12)"
+		git tag base
+		git am -q "${pp[@]}"
+	) || kp_die "the series of patches/$name/ does not apply to the base"
+	git -C "$ptree" format-patch -q --cover-letter --base="$(git -C "$ptree" rev-parse base)" \
+		-o "$pout" base..HEAD
+	put_cover "$pout" "$dir/cover.txt"
+	ls "$pout"
+}
+export_plain fixes
+export_plain teardown

@@ -4,12 +4,14 @@
 #
 #  upstream: the pristine base, untouched.
 #  fixes:    the base with the series of patches/fixes/ applied, whole
-#            or, with KP_FIXES_TESTS_ONLY=1, only the hunks of its tests
-#            (files matched by patches/fixes/tests): the base with the
-#            tests and none of the fixes.  See fixes.sh.
+#            or, with KP_FIXES_NOFIX=GLOB, only the hunks of its tests
+#            (files matched by patches/fixes/tests) for the patches of
+#            GLOB; and the teardown series of patches/teardown/, whole.
+#            See fixes.sh.
 #  ours:     the base, minus upstream's kprobes implementation, plus this
 #            repository's files (which mirror kernel paths), plus the
-#            hunks of patches/series applied with patch -p1.
+#            teardown series (patches/teardown/) and the hunks of
+#            patches/series applied with patch -p1.
 #
 # The tree is a hard-linked copy of the base; a file we lay or patch is
 # written as a new file (the base is read-only).  Restaging only rewrites
@@ -92,7 +94,11 @@ mv "$manifest.new" "$manifest"
 #    install those whose result changed.
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-mapfile -t series < <(grep -v '^#' patches/series | grep .)
+# The rebuild sits on the teardown series for the plain base
+# (patches/teardown/): those first, then the rebuild's own hunks.
+mapfile -t series < <(
+	grep -v '^#' patches/teardown/series | grep . | sed 's|^|teardown/|'
+	grep -v '^#' patches/series | grep .)
 touched=()
 for p in "${series[@]}"; do
 	while read -r t; do touched+=("$t"); done < <(

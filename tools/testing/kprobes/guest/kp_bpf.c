@@ -17,6 +17,9 @@
  *   BPF ret=0|ERRNO hits=N func_ip=HEX ctx_ip=HEX reg=N status=S
  *       [stack=BYTES frames=HEX,HEX,...]
  *
+ * With -u, FUNC is a file and OFFSET an offset in it: a uprobe event of
+ * the uprobe PMU instead.
+ *
  * With -l the event holds the last reference to the program when it is
  * closed (the program's fd is closed first), and a second line follows:
  *
@@ -137,18 +140,25 @@ static int prog_load(int map, int ret_probe, int override, int stack)
 	return sys_bpf(BPF_PROG_LOAD, &a);
 }
 
-static int kprobe_open(const char *func, unsigned long off, int ret_probe)
+static int kprobe_open(const char *func, unsigned long off, int ret_probe,
+		       int uprobe)
 {
+	const char *pmu = uprobe ? "/sys/bus/event_source/devices/uprobe" :
+				   "/sys/bus/event_source/devices/kprobe";
 	struct perf_event_attr attr;
+	char path[96];
 	int type, bit = 0;
 
-	type = kpg_read_int("/sys/bus/event_source/devices/kprobe/type", 0);
+	strcpy(path, pmu);
+	strcpy(path + strlen(path), "/type");
+	type = kpg_read_int(path, 0);
 	if (type < 0)
 		return -ENOENT;
 	if (ret_probe) {
 		/* "config:N" */
-		bit = kpg_read_int("/sys/bus/event_source/devices/kprobe/format/retprobe",
-				   7);
+		strcpy(path, pmu);
+		strcpy(path + strlen(path), "/format/retprobe");
+		bit = kpg_read_int(path, 7);
 		if (bit < 0)
 			return -ENOENT;
 	}
@@ -156,7 +166,7 @@ static int kprobe_open(const char *func, unsigned long off, int ret_probe)
 	attr.size = sizeof(attr);
 	attr.type = type;
 	attr.config = ret_probe ? 1ULL << bit : 0;
-	attr.config1 = (unsigned long)func;	/* kprobe_func */
+	attr.config1 = (unsigned long)func;	/* kprobe_func, uprobe_path */
 	attr.config2 = off;			/* probe_offset */
 	attr.sample_period = 1;
 	attr.wakeup_events = 1;
@@ -223,7 +233,7 @@ static int report(int ret, const unsigned long long *v, int status,
 int main(int argc, char **argv)
 {
 	unsigned long long v[V_N];
-	int ret_probe = 0, override = 0, stack = 0, last = 0, i = 1;
+	int ret_probe = 0, override = 0, stack = 0, last = 0, uprobe = 0, i = 1;
 	int alive = 0, gone = 0, n;
 	unsigned int id = 0;
 	int map, prog, ev, status;
@@ -237,6 +247,8 @@ int main(int argc, char **argv)
 			stack = 1;
 		} else if (!strcmp(argv[i], "-l")) {
 			last = 1;
+		} else if (!strcmp(argv[i], "-u")) {
+			uprobe = 1;
 		} else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
 			override = atoi(argv[++i]);
 		} else {
@@ -245,7 +257,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (argc - i != 3 || override < 0 || override > 4095) {
-		printf("usage: kp_bpf [-r] [-s] [-l] [-o ERRNO] FUNC OFFSET 'command'\n");
+		printf("usage: kp_bpf [-r] [-s] [-l] [-u] [-o ERRNO] FUNC OFFSET 'command'\n");
 		return 2;
 	}
 	memset(v, 0, sizeof(v));
@@ -258,7 +270,8 @@ int main(int argc, char **argv)
 		printf("%s\n", verifier_log);
 		return 1;
 	}
-	ev = kprobe_open(argv[i], strtoul(argv[i + 1], NULL, 0), ret_probe);
+	ev = kprobe_open(argv[i], strtoul(argv[i + 1], NULL, 0), ret_probe,
+			 uprobe);
 	if (ev < 0)
 		return report(-ev, v, -1, stack);
 	if (ioctl(ev, PERF_EVENT_IOC_SET_BPF, (void *)(long)prog) < 0)

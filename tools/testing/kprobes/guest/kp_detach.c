@@ -66,6 +66,20 @@
  *       most the one the hitter was making then, when a closed
  *       kretprobe diverts no more returns).
  *
+ *   kp_detach stall FILE PAGE WAITING RELEASE 'COMMANDS' 'OTHER' 'CMD'
+ *       A write to FILE (kprobe_events, dynamic_events) of COMMANDS and a
+ *       page of empty lines, followed by the page of kp_slowpage.ko
+ *       (PAGE, WAITING, RELEASE: its files), so that the writer runs
+ *       COMMANDS and then waits in copy_from_user().  While it waits,
+ *       another process writes OTHER to FILE (allowed 5 s), and the
+ *       shell command CMD runs; then the page is released.  Prints
+ *
+ *         STALL ret=0|ERRNO stalled=0|1 other_done=0|1 other_status=S
+ *               cmd_status=S writer_status=S
+ *
+ *       other_done: the other write returned while the first waited;
+ *       the statuses are 0 or an errno.
+ *
  * Built with the kernel's nolibc (tools/include/nolibc), as kp_perfsb.
  */
 #include "kp_guest.h"
@@ -332,6 +346,112 @@ out:
 		close(ev);
 	printf("INERT ret=%d open_calls=%llu open_diverted=%d after_calls=%llu after_diverted=%d\n",
 	       ret, h2 - h1, d2 - d1, h4 - h3, d4 - d3);
+	return ret != 0;
+}
+
+/* ---- stall ----------------------------------------------------------- */
+
+#define STALL_PAGE	4096
+
+/* Write @len bytes of @buf to @path in one write(): 0 or an errno. */
+static int write_once(const char *path, const char *buf, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_APPEND);
+	ssize_t n;
+
+	if (fd < 0)
+		return errno;
+	n = write(fd, buf, len);
+	close(fd);
+	if (n < 0)
+		return errno;
+	return (size_t)n == len ? 0 : EIO;
+}
+
+/* waitpid() for at most @ms: the child's exit code, or -1 if it runs on */
+static int wait_child(pid_t pid, unsigned int ms)
+{
+	unsigned long long t0 = kpg_now_ns();
+	int status;
+
+	for (;;) {
+		if (waitpid(pid, &status, WNOHANG) == pid)
+			return WIFEXITED(status) ? WEXITSTATUS(status) : 255;
+		if ((kpg_now_ns() - t0) / 1000000 >= ms)
+			return -1;
+		msleep(10);
+	}
+}
+
+static int stall(int argc, char **argv)
+{
+	int ret = 0, stalled = 0, other_done = 0, other = -1, cmd = -1;
+	int writer = -1, fd, i, len;
+	pid_t wpid = -1, opid = -1;
+	char *buf;
+
+	if (argc != 9) {
+		printf("usage: kp_detach stall FILE PAGE WAITING RELEASE 'COMMANDS' 'OTHER' 'CMD'\n");
+		return 2;
+	}
+	len = strlen(argv[6]);
+	if (len + 1 >= STALL_PAGE - 1)
+		return 2;
+	buf = mmap(NULL, 2 * STALL_PAGE, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (buf == MAP_FAILED)
+		return 1;
+	/*
+	 * COMMANDS, then newlines to the end of the first page: the first
+	 * copy_from_user() of the write (a page less one byte) ends on a
+	 * line's end, and the second touches the slow page.
+	 */
+	memcpy(buf, argv[6], len);
+	for (i = len; i < STALL_PAGE; i++)
+		buf[i] = '\n';
+	fd = open(argv[3], O_RDONLY);
+	if (fd < 0 || mmap(buf + STALL_PAGE, STALL_PAGE, PROT_READ,
+			   MAP_PRIVATE | MAP_FIXED, fd, 0) == MAP_FAILED) {
+		ret = errno;
+		goto out;
+	}
+	close(fd);
+	wpid = fork();
+	if (wpid == 0)
+		exit(write_once(argv[2], buf, STALL_PAGE + 64));
+	if (wpid < 0) {
+		ret = errno;
+		goto out;
+	}
+	for (i = 0; i < 1000 && !stalled; i++) {
+		stalled = kpg_read_int(argv[4], 0) == 1;
+		if (!stalled)
+			msleep(10);
+	}
+	if (!stalled) {
+		ret = ETIMEDOUT;
+		goto out;
+	}
+	opid = fork();
+	if (opid == 0)
+		exit(write_once(argv[2], argv[7], strlen(argv[7])));
+	if (opid < 0) {
+		ret = errno;
+		goto out;
+	}
+	other = wait_child(opid, 5000);
+	other_done = other >= 0;
+	if (other_done)
+		opid = -1;
+	cmd = kpg_sh(argv[8]);
+out:
+	kpg_write_file(argv[5], "1", 0);
+	if (wpid > 0)
+		writer = wait_child(wpid, 20000);
+	if (opid > 0)
+		other = wait_child(opid, 20000);
+	printf("STALL ret=%d stalled=%d other_done=%d other_status=%d cmd_status=%d writer_status=%d\n",
+	       ret, stalled, other_done, other, cmd, writer);
 	return ret != 0;
 }
 
@@ -634,6 +754,8 @@ int main(int argc, char **argv)
 		return churn(argc, argv);
 	if (argc > 1 && !strcmp(argv[1], "inert"))
 		return inert(argc, argv);
-	printf("usage: kp_detach closed|churn|inert ...\n");
+	if (argc > 1 && !strcmp(argv[1], "stall"))
+		return stall(argc, argv);
+	printf("usage: kp_detach closed|churn|inert|stall ...\n");
 	return 2;
 }

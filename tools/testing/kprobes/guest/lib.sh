@@ -22,6 +22,9 @@ expect_eq() {
 	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "got '$2' want '$3'"; fi
 }
 ours() { [ "$KP_FLAVOUR" = ours ]; }
+# The teardown series for the plain base (patches/teardown/): in ours,
+# which sits on it, and in fixes (the plain base with both of its series).
+teardown() { [ "$KP_FLAVOUR" = ours ] || [ "$KP_FLAVOUR" = fixes ]; }
 param() { cat "/sys/module/$1/parameters/$2"; }
 kcall() { echo "$1" > /sys/kernel/debug/kp_target/call; }
 # the list line of a probe on SYMBOL

@@ -3,10 +3,11 @@
 # kprobe_events or dynamic_events, and the truncating open that clears
 # them.  What a user sees is upstream's (the events go, an enabled one is
 # refused and the removals before it stand, the kprobes are gone when the
-# write returns); ours unregisters the kprobes of one write as one batch
-# (patches/1000), which the count of synchronize_rcu() calls the writing
-# shell makes shows: a few for the batch, not one per event; and holds
-# the type ids of the events a write removes until its end.
+# write returns).  With the teardown series (patches/teardown/: the ours
+# and fixes flavours) the kprobes of one write are unregistered as one
+# batch, which the count of synchronize_rcu() calls the writing shell
+# makes shows (a few for the batch, not one per event), and the type ids
+# of the events a write removes are held until its end.
 . /guest/lib.sh
 insmod $KP_MOD/kp_target.ko
 ev=$KP_TR/kprobe_events
@@ -68,7 +69,7 @@ gone=1
 for i in $(seq 12); do has_event e$i && gone=0; done
 expect_eq batch.write-removes "$gone" 1
 expect_eq batch.write-unregisters "$(listed kp_target_func) $(listed kp_target_fallible)" "0 0"
-if ours; then
+if teardown; then
 	# one unregister_kprobes() and one buffer reset for the batch, where
 	# one by one it would be 24: exactly one grace period of
 	# unregister_kprobes() (none would leave handlers running after the
@@ -87,7 +88,7 @@ nsync truncate_events $ev
 n=$NSYNC; echo "  synchronize_rcu() calls: $n"
 expect_eq batch.clear-removes "$(grep -c '^[pr][0-9]*:kpb/' $ev)" 0
 expect_eq batch.clear-unregisters "$(listed kp_target_func) $(listed kp_target_fallible)" "0 0"
-if ours; then
+if teardown; then
 	if [ "$NUNREG" -eq 1 ] && [ "$n" -ge 2 ] && [ "$n" -le 3 ]; then
 		pass batch.clear-one-grace-period; else
 		fail batch.clear-one-grace-period "($n synchronize_rcu() calls, $NUNREG by unregister_kprobes(), for 12 events)"; fi
@@ -164,13 +165,36 @@ printf -- '-:kpb/t1\np:kpb/t2 kp_target_fallible\n' >> $ev
 id2=$(cat $KP_TR/events/kpb/t2/id)
 echo "  kpb/t1 id $id1, kpb/t2 defined in the write that removed it: id $id2"
 expect_eq batch.type-reset "$(grep -c ' t1: ' $KP_TR/trace)" 0
-if ours; then
+if teardown; then
 	if [ "$id2" != "$id1" ]; then pass batch.type-held; else
 		fail batch.type-held "(kpb/t2 got kpb/t1's id $id1 while its records were in the buffer)"; fi
 	echo 'p:kpb/t3 kp_target_func' >> $ev
 	expect_eq batch.type-released "$(cat $KP_TR/events/kpb/t3/id)" "$id1"
 fi
 : > $ev
+
+# --- a writer that waits in copy_from_user() (the page after its
+# first commands faults, and kp_slowpage.ko holds the fault) holds no
+# lock that other writers need: another write completes meanwhile.  The
+# first write's commands have run; the rest of it runs when the page
+# comes.
+if command -v kp_detach > /dev/null && insmod $KP_MOD/kp_slowpage.ko; then
+	SP=/sys/kernel/debug/kp_slowpage
+	echo 'p:kpb/s1 kp_target_func' >> $ev
+	out=$(kp_detach stall $ev $SP/page $SP/waiting $SP/release \
+		'-:kpb/s1' 'p:kpb/s2 kp_target_fallible' "cat $ev > /tmp/stall.events")
+	echo "  $out"
+	sfield() { echo "$out" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+	expect_eq batch.stall.writer-waited "$(sfield ret) $(sfield stalled)" "0 1"
+	expect_eq batch.stall.other-writer-done "$(sfield other_done) $(sfield other_status)" "1 0"
+	expect_eq batch.stall.first-commands-ran "$(grep -c 'kpb/s1 ' /tmp/stall.events) $(grep -c 'kpb/s2 ' /tmp/stall.events)" "0 1"
+	expect_eq batch.stall.writer-done "$(sfield writer_status)" 0
+	expect_eq batch.stall.unregistered "$(listed kp_target_func)" 0
+	: > $ev
+	rmmod kp_slowpage
+else
+	fail batch.stall.setup "(kp_detach or kp_slowpage.ko missing)"
+fi
 
 # --- dynamic_events: several removals in one write, and its clear
 echo 'p:kpb/d1 kp_target_func' >> $de

@@ -148,11 +148,12 @@ check bpf.override.gone sh -c "echo 1 > $KT/fallible"
 expect_eq bpf.override.gone.errno "$(cat $KT/fallible_errno)" 0
 
 # The event holds the last reference to its program when it is closed.
-# The program is freed in the end on both; on ours (patches/1002) the
-# reference goes after an RCU grace period, without close() waiting for
-# it, so right after close() the program still exists (a run that began
-# before may still be executing it): seen in at least one of five tries,
-# where a reference dropped at once is never seen.
+# The program is freed in the end on every flavour.  With the teardown
+# series (patches/teardown/: ours, fixes) the reference goes after an
+# RCU grace period, without close() waiting for it, so right after
+# close() the program still exists (a run that began before may still be
+# executing it): seen in at least one of five tries, where a reference
+# dropped at once is never seen.
 alive=0 gone=1
 for try in 1 2 3 4 5; do
 	out=$(kp_bpf -l kp_target_func 0 "echo 3 > $KT/call")
@@ -162,8 +163,39 @@ for try in 1 2 3 4 5; do
 	[ "$(bpf_field "$line" gone)" = 1 ] || gone=0
 done
 expect_eq bpf.last-ref.freed "$gone" 1
-if ours; then
+if teardown; then
 	if [ "$alive" -ge 1 ]; then pass bpf.last-ref.after-grace-period; else
 		fail bpf.last-ref.after-grace-period "(the program was gone when close() returned, 5 of 5)"; fi
+fi
+
+# Who waits for an RCU-tasks-trace grace period at the detach: a uprobe
+# event runs its programs under rcu_read_lock_trace() and must (every
+# flavour); a kprobe event need not, and with the teardown series does
+# not.  The function tracer on synchronize_rcu_tasks_trace(), by the
+# comm of the detaching process.  The uprobe sits at offset 0 of
+# busybox, which no executable mapping covers: registered, never hit.
+echo 0 > $KP_TR/tracing_on
+echo synchronize_rcu_tasks_trace > $KP_TR/set_ftrace_filter
+echo function > $KP_TR/current_tracer
+echo > $KP_TR/trace
+echo 1 > $KP_TR/tracing_on
+out=$(kp_bpf kp_target_func 0 "echo 1 > $KT/call")
+echo 0 > $KP_TR/tracing_on
+kwaits=$(grep -c '^ *kp_bpf-.*synchronize_rcu_tasks_trace' $KP_TR/trace)
+echo > $KP_TR/trace
+echo 1 > $KP_TR/tracing_on
+out=$(kp_bpf -u /bin/busybox 0 true)
+echo "$out" | sed 's/^/  /'
+echo 0 > $KP_TR/tracing_on
+uwaits=$(grep -c '^ *kp_bpf-.*synchronize_rcu_tasks_trace' $KP_TR/trace)
+echo nop > $KP_TR/current_tracer
+echo > $KP_TR/set_ftrace_filter
+echo 1 > $KP_TR/tracing_on
+echo "  tasks-trace waits at detach: kprobe $kwaits, uprobe $uwaits"
+expect_eq bpf.uprobe.attach "$(bpf_field "$out" ret)" 0
+if [ "$uwaits" -ge 1 ]; then pass bpf.uprobe.detach-waits-tasks-trace; else
+	fail bpf.uprobe.detach-waits-tasks-trace "(no synchronize_rcu_tasks_trace() by kp_bpf)"; fi
+if teardown; then
+	expect_eq bpf.kprobe.detach-no-tasks-trace "$kwaits" 0
 fi
 rmmod kp_target

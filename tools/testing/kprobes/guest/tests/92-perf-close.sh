@@ -66,8 +66,9 @@ closed perfclose.kretprobe -r
 # unregistered: kp_detach inert closes eight decoy events first, so that
 # the reaper of closed events is busy when the kretprobe's is closed,
 # and kp_target.ko counts the calls whose return address was diverted.
-# On ours (patches/1001) the closed event's kretprobe refuses new
-# instances at once; on 6.12 close() waits until it is unregistered.
+# With the teardown series (patches/teardown/: ours, fixes) the closed
+# event's kretprobe refuses new instances at once; on plain 6.12 close()
+# waits until it is unregistered.
 kt=/sys/kernel/debug/kp_target
 out=$(kp_detach inert kp_target_ret $kt/retcall $kt/diverted \
 	kp_target_func kp_target_fallible vfs_read vfs_write \
