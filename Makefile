@@ -28,7 +28,7 @@ ARCHES := x86_64 arm64
 endif
 DEMO_ARCH := $(firstword $(if $(filter command line,$(origin ARCH)),$(ARCH),x86_64))
 
-.PHONY: all demo check matrix shell series series-check lint bench report stress archcheck deps stage build kunit itest clean distclean help
+.PHONY: all demo check matrix shell series series-check lint bench bench-teardown report stress archcheck deps stage build kunit itest clean distclean help
 
 all: help
 
@@ -88,6 +88,12 @@ series-check:
 # Keeps the raw results in $(T)/results/bench/ and regenerates the report.
 bench: deps
 	ARCHES="$(ARCHES)" $(T)/bench.sh
+
+# The teardown series for plain 6.12 (patches/teardown/) on both cores:
+# closing and clearing 1,000 kprobes on plain 6.12, on 6.12 with the
+# series and on ours; keeps the raw results in $(T)/results/teardown/.
+bench-teardown: deps
+	ARCHES="$(ARCHES)" $(T)/bench-teardown.sh
 
 # The report of the stored results, and README's per-hit table (seconds).
 report:

@@ -778,6 +778,78 @@ def archcheck_md(results, report):
     return L
 
 
+# make bench-teardown (bench-teardown.sh): per row, the kp_attach via,
+# the field, and what it is.
+TEARDOWN = [('perf', 'detach_ns', 'close() of N perf kprobe events, one by one'),
+            ('perf', 'gone_ns', 'from the first close() until all N are unregistered'),
+            ('trunc', 'clear_ns', 'clearing N kprobe events: one O_TRUNC open'),
+            ('multi', 'remove_ns', 'removing N kprobe events: one write of N "-:" lines'),
+            ('events', 'detach_ns', 'removing N kprobe events: one "-:" write each'),
+            ('perf', 'attach_ns', 'perf_event_open() of N kprobe events (for scale)')]
+TEARDOWN_FLAVOURS = [('upstream', '6.12'), ('teardown', '6.12 + teardown'), ('ours', 'ours')]
+
+
+def teardown_rows(path):
+    """{(arch, flavour): {via: BENCHRES dict}} of a bench-teardown run."""
+    data = {}
+    for log in sorted(glob.glob(os.path.join(path, '*-*.log'))):
+        fl, arch = os.path.basename(log)[:-4].split('-', 1)
+        rows = data.setdefault((arch, fl), {})
+        for line in open(log, errors='replace'):
+            i = line.find('BENCHRES row=attach ')
+            if i < 0:
+                continue
+            kv = dict(w.split('=', 1) for w in line[i:].split()[1:] if '=' in w)
+            rows[kv.get('via')] = kv
+    return data
+
+
+def teardown_table(path):
+    """The markdown table of a bench-teardown run."""
+    data = teardown_rows(path)
+    L = ['| arch | N | what | %s | teardown / 6.12 | ours / 6.12 |'
+         % ' | '.join(t for _, t in TEARDOWN_FLAVOURS),
+         '|---|---:|---|' + '---:|' * (len(TEARDOWN_FLAVOURS) + 2)]
+
+    def val(arch, fl, via, key):
+        r = data.get((arch, fl), {}).get(via)
+        if not r or r.get('ret') != '0' or r.get('done') != r.get('n') or key not in r:
+            return None, r.get('n') if r else None
+        return int(r[key]) / 1e9, r.get('n')
+
+    def show(v):
+        if v is None:
+            return 'n/a'
+        return '%.3g ms' % (v * 1e3) if v < 1 else '%.3g s' % v
+    for arch in sorted({a for a, _ in data}):
+        for via, key, what in TEARDOWN:
+            vals = {fl: val(arch, fl, via, key) for fl, _ in TEARDOWN_FLAVOURS}
+            n = next((v[1] for v in vals.values() if v[1]), '?')
+            up = vals['upstream'][0]
+            ratios = ['%.3f' % (vals[fl][0] / up) if vals[fl][0] is not None and up else '-'
+                      for fl in ('teardown', 'ours')]
+            L.append('| %s | %s | %s | %s | %s |' % (
+                arch, n, what, ' | '.join(show(vals[fl][0]) for fl, _ in TEARDOWN_FLAVOURS),
+                ' | '.join(ratios)))
+    return L
+
+
+def teardown_md(results, report):
+    L = ['## Teardown on both cores (`make bench-teardown`)', '']
+    runs = stored_dirs(results, 'teardown')
+    if not runs:
+        return L + ['No teardown run is stored yet: `make bench-teardown` runs and stores one.', '']
+    name, path = runs[-1]
+    L += ['The newest run, %s: plain 6.12, 6.12 with the teardown series '
+          '(patches/teardown/) and ours, each booted once with two CPUs; guest wall time '
+          'under TCG.  Raw results: [`teardown/%s/`](%s/).' % (name, name, rel(path, os.path.dirname(report))), '']
+    L += ['- %s: %s' % kv for kv in read_meta(os.path.join(path, 'run.meta'))] + ['']
+    L += teardown_table(path) + ['']
+    if len(runs) > 1:
+        L += ['Earlier runs: %s.' % ', '.join(n for n, _ in reversed(runs[:-1])), '']
+    return L
+
+
 def readme_block(runs, report_link):
     cur = newest_per_arch(runs)
     L = [BEGIN]
@@ -832,6 +904,7 @@ def report_main(argv):
     base = os.path.dirname(os.path.abspath(readme))
     runs = stored_runs(results)
     new_report = '\n'.join(report_md(results, runs, base, report) + stress_md(results, report) +
+                           teardown_md(results, report) +
                            archcheck_md(results, report)).rstrip('\n') + '\n'
     text = open(readme).read()
     new_readme = replace_block(text, readme_block(runs, rel(report, base)))
@@ -857,6 +930,9 @@ def report_main(argv):
 def main():
     if sys.argv[1:2] == ['report']:
         return report_main(sys.argv[2:])
+    if sys.argv[1:2] == ['teardown'] and len(sys.argv) == 3:
+        print('\n'.join(teardown_table(sys.argv[2])))
+        return 0
     return table_main(sys.argv[1:])
 
 

@@ -16,6 +16,8 @@ src=$1
 nofix=${KP_FIXES_NOFIX:-}
 dir=$KP_ROOT/patches/fixes
 mapfile -t series < <(grep -v '^#' "$dir/series" | grep . || true)
+# KP_FIXES_NONE=1 (the teardown flavour): the teardown series alone.
+[ "${KP_FIXES_NONE:-0}" = 1 ] && series=()
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -105,4 +107,4 @@ for t in "${touched[@]}"; do
 	fi
 done
 printf '%s\n' "${touched[@]}" | grep . > "$pmanifest" || true
-kp_log "staged fixes: ${#series[@]} patches, $applied whole, $testsonly tests only${nofix:+ (KP_FIXES_NOFIX=$nofix)}, and the ${#teardown[@]} of the teardown; $changed files changed"
+kp_log "staged $(basename "$src" | sed 's/^src-//'): ${#series[@]} patches, $applied whole, $testsonly tests only${nofix:+ (KP_FIXES_NOFIX=$nofix)}, and the ${#teardown[@]} of the teardown; $changed files changed"

@@ -66,9 +66,11 @@ kp_image() {
 	arm64) echo arch/arm64/boot/Image ;;
 	esac
 }
-# fixes: the base with the bug fixes of patches/fixes/ (fixes.sh)
+# fixes: the base with the bug fixes of patches/fixes/ (fixes.sh) and the
+# teardown series of patches/teardown/, built with the checkers;
+# teardown: the base with the teardown series alone (make bench)
 kp_check_flavour() {
-	case $1 in ours|upstream|fixes) ;; *) kp_die "FLAVOUR must be ours, upstream or fixes, not '$1'" ;; esac
+	case $1 in ours|upstream|fixes|teardown) ;; *) kp_die "FLAVOUR must be ours, upstream, fixes or teardown, not '$1'" ;; esac
 }
 # make for the kernel of flavour $1 and arch $2, with any further arguments.
 kp_kmake() {

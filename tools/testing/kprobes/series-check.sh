@@ -34,8 +34,9 @@
 #      port).  KP_SC_FROM / KP_SC_TO (patch numbers, 1-based) narrow the
 #      steps.
 #
-#   6. the fixes for the plain base (patches/fixes/, exported beside the
-#      series): git am on the base alone, checkpatch --strict.
+#   6. the two series for the plain base (patches/fixes/ and
+#      patches/teardown/, exported beside the series): git am of each on
+#      the plain base alone and of both together, checkpatch --strict.
 #
 # --builds runs 1 and 5 only.  --quick (part of make check) runs 1-4 and 6:
 # about a minute, once the base repository exists.  Result lines:
@@ -45,6 +46,9 @@
 #     SERIES maintainers PASS|FAIL
 #     SERIES fixes.apply PASS|FAIL          (6. the fixes for the plain base)
 #     SERIES fixes.checkpatch PASS|FAIL
+#     SERIES teardown.apply PASS|FAIL       (6. the teardown series)
+#     SERIES teardown.checkpatch PASS|FAIL
+#     SERIES plain.together PASS|FAIL       (6. both, fixes first)
 #     SERIES build.NN.ARCH PASS|FAIL|SKIP   (NN the patch; not --quick)
 #     SERIES boot.NN.ARCH PASS|FAIL|SKIP    (KP_SC_BUILD=vmlinux)
 # Logs in $KP_BUILD/series-check/; exit status non-zero if any failed.
@@ -88,9 +92,20 @@ if [ ! -f "$repo/.kp-base" ]; then
 fi
 git -C "$repo" am --abort >/dev/null 2>&1
 git -C "$repo" checkout -q -f --detach base && git -C "$repo" clean -qfdx -e .kp-base
-if git -C "$repo" am -q "${patches[@]}" > "$sc/am.log" 2>&1; then
+# The series sits on the teardown series for the plain base (exported
+# beside it): that first, tagged "teardown", where the series' steps
+# begin.
+mapfile -t tpatches < <(ls "$ser-teardown"/0*.patch 2>/dev/null | grep -v '/0000-cover-letter\.patch$')
+if [ ${#tpatches[@]} = 0 ] ||
+   ! git -C "$repo" am -q "${tpatches[@]}" > "$sc/am.log" 2>&1; then
+	res apply FAIL "(the teardown series does not apply: see $sc/am.log)"
+	git -C "$repo" am --abort >/dev/null 2>&1
+	exit 1
+fi
+git -C "$repo" tag -f teardown >/dev/null
+if git -C "$repo" am -q "${patches[@]}" >> "$sc/am.log" 2>&1; then
 	git -C "$repo" tag -f series >/dev/null
-	res apply PASS "(${#patches[@]} patches)"
+	res apply PASS "(${#patches[@]} patches, on the ${#tpatches[@]} of the teardown series)"
 else
 	res apply FAIL "(see $sc/am.log)"
 	sed 's/^/    /' "$sc/am.log" | head -20
@@ -100,7 +115,7 @@ fi
 # the files the series adds or rewrites, as git am left them
 mapfile -t ourfiles < <(cd "$KP_ROOT" && git ls-files -- kernel include arch lib samples Documentation)
 
-mapfile -t commits < <(git -C "$repo" rev-list --reverse base..series)
+mapfile -t commits < <(git -C "$repo" rev-list --reverse teardown..series)
 if [ $checks = 1 ]; then
 # 2. checkpatch --strict, from the base's tree (KP_SC_CHECKPATCH=0: not
 #    here; make check has checkpatch.sh's per-patch lines instead)
@@ -178,25 +193,35 @@ else
 	printf '    %s\n' "${mfail[@]}"
 fi
 
-# 6. The fixes for the plain base (series.sh exported them beside the
-#    series): they apply with git am to the whole base, alone, and pass
-#    checkpatch --strict as the series does.  The repository is left
-#    at the series, for the builds below.
-fser=$ser-fixes
-mapfile -t fpatches < <(ls "$fser"/0*.patch 2>/dev/null | grep -v '/0000-cover-letter\.patch$')
-if [ ${#fpatches[@]} = 0 ]; then
-	res fixes.apply FAIL "(no fixes exported in $fser)"
-else
+# 6. The two series for the plain base (series.sh exported them beside
+#    the series): fixes and teardown each apply with git am to the whole
+#    base, alone and together (fixes first), and pass checkpatch
+#    --strict as the series does.  The repository is left at the
+#    series, for the builds below.
+plain_am() {	# plain_am NAME PATCHES...: git am on the plain base
+	local name=$1
+	shift
 	git -C "$repo" checkout -q -f --detach base && git -C "$repo" clean -qfdx -e .kp-base
-	if git -C "$repo" am -q "${fpatches[@]}" > "$sc/fixes-am.log" 2>&1; then
-		res fixes.apply PASS "(${#fpatches[@]} patches on the plain base)"
-	else
-		res fixes.apply FAIL "(see $sc/fixes-am.log)"
-		git -C "$repo" am --abort >/dev/null 2>&1
+	if git -C "$repo" am -q "$@" > "$sc/$name-am.log" 2>&1; then
+		return 0
 	fi
-	git -C "$repo" checkout -q -f --detach series
+	git -C "$repo" am --abort >/dev/null 2>&1
+	return 1
+}
+mapfile -t fpatches < <(ls "$ser-fixes"/0*.patch 2>/dev/null | grep -v '/0000-cover-letter\.patch$')
+for name in fixes teardown; do
+	if [ $name = fixes ]; then pp=("${fpatches[@]}"); else pp=("${tpatches[@]}"); fi
+	if [ ${#pp[@]} = 0 ]; then
+		res $name.apply FAIL "(nothing exported in $ser-$name)"
+		continue
+	fi
+	if plain_am $name "${pp[@]}"; then
+		res $name.apply PASS "(${#pp[@]} patches on the plain base)"
+	else
+		res $name.apply FAIL "(see $sc/$name-am.log)"
+	fi
 	fails=()
-	for p in "${fpatches[@]}"; do
+	for p in "${pp[@]}"; do
 		# UNKNOWN_COMMIT_ID: the base tree has no history to look
 		# the Fixes: commits up in.  MISSING_FIXES_TAG: a fix whose
 		# introducing commit is not pinned down names the release
@@ -207,11 +232,19 @@ else
 		[ -z "$out" ] || { fails+=("$(basename "$p")"); echo "$out" | head -20 | sed 's/^/    /'; }
 	done
 	if [ ${#fails[@]} = 0 ]; then
-		res fixes.checkpatch PASS "(${#fpatches[@]} patches, --strict)"
+		res $name.checkpatch PASS "(${#pp[@]} patches, --strict)"
 	else
-		res fixes.checkpatch FAIL "(${fails[*]})"
+		res $name.checkpatch FAIL "(${fails[*]})"
+	fi
+done
+if [ ${#fpatches[@]} -gt 0 ] && [ ${#tpatches[@]} -gt 0 ]; then
+	if plain_am together "${fpatches[@]}" "${tpatches[@]}"; then
+		res plain.together PASS "(fixes then teardown on the plain base)"
+	else
+		res plain.together FAIL "(see $sc/together-am.log)"
 	fi
 fi
+git -C "$repo" checkout -q -f --detach series
 
 fi
 [ $builds = 1 ] || exit $rc

@@ -8,6 +8,8 @@
 #            (files matched by patches/fixes/tests) for the patches of
 #            GLOB; and the teardown series of patches/teardown/, whole.
 #            See fixes.sh.
+#  teardown: the base with the teardown series of patches/teardown/
+#            alone (make bench's "upstream + teardown").
 #  ours:     the base, minus upstream's kprobes implementation, plus this
 #            repository's files (which mirror kernel paths), plus the
 #            teardown series (patches/teardown/) and the hunks of
@@ -35,6 +37,9 @@ fi
 [ "$fl" = upstream ] && exit 0
 if [ "$fl" = fixes ]; then
 	exec "$KP_TOOLS/fixes-stage.sh" "$src"
+fi
+if [ "$fl" = teardown ]; then
+	KP_FIXES_NONE=1 exec "$KP_TOOLS/fixes-stage.sh" "$src"
 fi
 
 # Files whose upstream implementation we replace (../shared/kprobes-contract.md).

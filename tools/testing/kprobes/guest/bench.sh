@@ -13,7 +13,8 @@
 # with its BPF-attached events open), kpb_part
 # (hit: the per-hit rows only, for a one-CPU boot; multi: the rest; all:
 # everything; trace: the one-call traces of trace-hit.sh, for the rows
-# of kpb_trace, comma-separated).
+# of kpb_trace, comma-separated; teardown: the attach and detach rows of
+# kpb_vias, for bench-teardown.sh).
 . /guest/lib.sh
 N=20000
 RS=50
@@ -23,6 +24,7 @@ BUDGET=20
 ATTACH="100 1000"
 PART=all
 TRACE=
+VIAS="perf events trunc multi"
 for a in $(cat /proc/cmdline); do
 	case $a in
 	kpb_n=*) N=${a#kpb_n=} ;;
@@ -35,6 +37,7 @@ for a in $(cat /proc/cmdline); do
 	kpb_attach=none) ATTACH= ;;
 	kpb_attach=*) ATTACH=$(echo "${a#kpb_attach=}" | tr , ' ') ;;
 	kpb_trace=*) TRACE=$(echo "${a#kpb_trace=}" | tr , ' ') ;;
+	kpb_vias=*) VIAS=$(echo "${a#kpb_vias=}" | tr , ' ') ;;
 	esac
 done
 ctl=/sys/kernel/debug/kp_bench/ctl
@@ -133,6 +136,17 @@ trace_row() {
 	grep -E '\[(kp_bench|__builtin__kprobes)\]' /proc/kallsyms | sed 's/^/KPBSYM /'
 	echo disarm > $ctl
 }
+# teardown (bench-teardown.sh): the attach and detach rows of kpb_attach
+# for kpb_vias only (comma-separated, default perf,events,trunc,multi)
+if [ "$PART" = teardown ]; then
+	for n in $ATTACH; do
+		for via in $VIAS; do
+			kp_attach $via $n
+		done
+	done
+	rmmod kp_bench
+	exit 0
+fi
 if [ "$PART" = trace ]; then
 	for r in $TRACE; do
 		trace_row $r

@@ -5,7 +5,9 @@
  *
  *   kp_attach perf N     one perf_event_open() of the kprobe PMU per
  *                        function (as perf, bpftrace and libbpf attach a
- *                        kprobe), then close() of each event in turn
+ *                        kprobe), then close() of each event in turn;
+ *                        gone_ns: from the first close() until no probe
+ *                        of the run is left in kprobes/list
  *   kp_attach perf4 N    the same from 4 processes at once, N/4 each; the
  *                        parent times the attach phase (until all have
  *                        attached) and the detach phase (started when all
@@ -31,7 +33,7 @@
  * which must be loaded.  Prints one line:
  *
  *   BENCHRES row=attach via=perf|perf4|events n=N ret=0|ERRNO done=K
- *            attach_ns=T detach_ns=T
+ *            attach_ns=T detach_ns=T [gone_ns=T]
  *   BENCHRES row=attach via=trunc|multi n=N ret=0|ERRNO done=K
  *            create_ns=T enable_ns=T disable_ns=T clear_ns=T|remove_ns=T
  *            left=L
@@ -69,10 +71,36 @@ static void report(const char *via, int n, int ret, int done,
 	       via, n, ret, done, att, det);
 }
 
+/*
+ * Whether kprobes/list still lists a probe on a function of kp_bench.ko
+ * (" kpb_fn_"), or -1 when it cannot be read.
+ */
+static int kpb_listed(void)
+{
+	static char buf[4096 + 8];
+	const char *pat = " kpb_fn_";
+	int fd = open("/sys/kernel/debug/kprobes/list", O_RDONLY);
+	int keep = 0, found = 0, plen = strlen(pat), i;
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	while (!found && (n = read(fd, buf + keep, 4096)) > 0) {
+		n += keep;
+		for (i = 0; i + plen <= n && !found; i++)
+			found = !memcmp(buf + i, pat, plen);
+		/* a match may straddle two reads */
+		keep = n < plen - 1 ? n : plen - 1;
+		memmove(buf, buf + n - keep, keep);
+	}
+	close(fd);
+	return found;
+}
+
 static int by_perf(int n)
 {
-	unsigned long long t0, att, det;
-	int i, ret = 0, done = 0;
+	unsigned long long t0, att, det, gone;
+	int i, ret = 0, done = 0, listed;
 
 	t0 = kpg_now_ns();
 	for (i = 0; i < n; i++) {
@@ -88,7 +116,14 @@ static int by_perf(int n)
 	for (i = 0; i < done; i++)
 		close(fds[i]);
 	det = kpg_now_ns() - t0;
-	report("perf", n, ret, done, att, det);
+	/* until the last of them left kprobes/list (at most 10 minutes) */
+	while ((listed = kpb_listed()) > 0 && kpg_now_ns() - t0 < 600000000000ULL)
+		msleep(1);
+	gone = kpg_now_ns() - t0;
+	if (listed && !ret)
+		ret = listed < 0 ? EIO : ETIMEDOUT;
+	printf("BENCHRES row=attach via=perf n=%d ret=%d done=%d attach_ns=%llu detach_ns=%llu gone_ns=%llu\n",
+	       n, ret, done, att, det, gone);
 	return ret != 0;
 }
 

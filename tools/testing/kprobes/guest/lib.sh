@@ -23,8 +23,9 @@ expect_eq() {
 }
 ours() { [ "$KP_FLAVOUR" = ours ]; }
 # The teardown series for the plain base (patches/teardown/): in ours,
-# which sits on it, and in fixes (the plain base with both of its series).
-teardown() { [ "$KP_FLAVOUR" = ours ] || [ "$KP_FLAVOUR" = fixes ]; }
+# which sits on it, in fixes (the plain base with both of its series) and
+# in teardown (the plain base with it alone).
+teardown() { case $KP_FLAVOUR in ours|fixes|teardown) true ;; *) false ;; esac; }
 param() { cat "/sys/module/$1/parameters/$2"; }
 kcall() { echo "$1" > /sys/kernel/debug/kp_target/call; }
 # the list line of a probe on SYMBOL
