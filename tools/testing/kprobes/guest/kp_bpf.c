@@ -18,7 +18,8 @@
  *       [stack=BYTES frames=HEX,HEX,...]
  *
  * With -u, FUNC is a file and OFFSET an offset in it: a uprobe event of
- * the uprobe PMU instead.
+ * the uprobe PMU instead; FUNC "self" is kp_bpf's own file at its
+ * main() (OFFSET ignored), a probe that is never hit.
  *
  * With -l the event holds the last reference to the program when it is
  * closed (the program's fd is closed first), and a second line follows:
@@ -174,6 +175,71 @@ static int kprobe_open(const char *func, unsigned long off, int ret_probe,
 			   PERF_FLAG_FD_CLOEXEC);
 }
 
+int main(int argc, char **argv);
+
+static unsigned long hexval(const char **p)
+{
+	unsigned long v = 0;
+	int d;
+
+	for (;; (*p)++) {
+		d = **p >= '0' && **p <= '9' ? **p - '0' :
+		    **p >= 'a' && **p <= 'f' ? **p - 'a' + 10 : -1;
+		if (d < 0)
+			return v;
+		v = v * 16 + d;
+	}
+}
+
+/*
+ * -u self: the file and file offset of main(), from /proc/self/maps
+ * ("start-end perms offset dev inode path"); 0 or -1.
+ */
+static int self_main(char *path, size_t len, unsigned long *off)
+{
+	static char maps[16384];
+	unsigned long addr = (unsigned long)main, start, end, pgoff;
+	const char *l, *p;
+	ssize_t n;
+	size_t k;
+	int fd;
+
+	fd = open("/proc/self/maps", O_RDONLY);
+	if (fd < 0)
+		return -1;
+	n = read(fd, maps, sizeof(maps) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	maps[n] = '\0';
+	for (l = maps; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : l + strlen(l)) {
+		p = l;
+		start = hexval(&p);
+		p++;
+		end = hexval(&p);
+		if (addr < start || addr >= end)
+			continue;
+		p = strchr(p, ' ');		/* perms */
+		if (!p)
+			return -1;
+		p++;
+		p = strchr(p, ' ');		/* offset */
+		if (!p)
+			return -1;
+		p++;
+		pgoff = hexval(&p);
+		p = strchr(p, '/');
+		if (!p)
+			return -1;
+		for (k = 0; k + 1 < len && p[k] && p[k] != '\n'; k++)
+			path[k] = p[k];
+		path[k] = '\0';
+		*off = addr - start + pgoff;
+		return 0;
+	}
+	return -1;
+}
+
 /* -l: the id of @prog, 0 on error */
 static unsigned int prog_id(int prog)
 {
@@ -236,6 +302,8 @@ int main(int argc, char **argv)
 	int ret_probe = 0, override = 0, stack = 0, last = 0, uprobe = 0, i = 1;
 	int alive = 0, gone = 0, n;
 	unsigned int id = 0;
+	static char self_path[256];
+	unsigned long self_off = 0;
 	int map, prog, ev, status;
 	unsigned int key = 0;
 	union bpf_attr a;
@@ -270,8 +338,14 @@ int main(int argc, char **argv)
 		printf("%s\n", verifier_log);
 		return 1;
 	}
-	ev = kprobe_open(argv[i], strtoul(argv[i + 1], NULL, 0), ret_probe,
-			 uprobe);
+	if (uprobe && !strcmp(argv[i], "self")) {
+		if (self_main(self_path, sizeof(self_path), &self_off))
+			return report(ENOENT, v, -1, stack);
+		ev = kprobe_open(self_path, self_off, ret_probe, uprobe);
+	} else {
+		ev = kprobe_open(argv[i], strtoul(argv[i + 1], NULL, 0),
+				 ret_probe, uprobe);
+	}
 	if (ev < 0)
 		return report(-ev, v, -1, stack);
 	if (ioctl(ev, PERF_EVENT_IOC_SET_BPF, (void *)(long)prog) < 0)

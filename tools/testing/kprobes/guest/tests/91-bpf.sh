@@ -171,9 +171,10 @@ fi
 # Who waits for an RCU-tasks-trace grace period at the detach: a uprobe
 # event runs its programs under rcu_read_lock_trace() and must (every
 # flavour); a kprobe event need not, and with the teardown series does
-# not.  The function tracer on synchronize_rcu_tasks_trace(), by the
-# comm of the detaching process.  The uprobe sits at offset 0 of
-# busybox, which no executable mapping covers: registered, never hit.
+# not.  The function tracer on synchronize_rcu_tasks_trace() called by
+# perf_event_detach_bpf_prog() (the uprobe's own unregistration waits
+# too: uprobe_unregister_sync()).  The uprobe sits at kp_bpf's own
+# main(), which has run by then: registered, never hit.
 echo 0 > $KP_TR/tracing_on
 echo synchronize_rcu_tasks_trace > $KP_TR/set_ftrace_filter
 echo function > $KP_TR/current_tracer
@@ -181,20 +182,20 @@ echo > $KP_TR/trace
 echo 1 > $KP_TR/tracing_on
 out=$(kp_bpf kp_target_func 0 "echo 1 > $KT/call")
 echo 0 > $KP_TR/tracing_on
-kwaits=$(grep -c '^ *kp_bpf-.*synchronize_rcu_tasks_trace' $KP_TR/trace)
+kwaits=$(grep -c 'synchronize_rcu_tasks_trace <-perf_event_detach_bpf_prog' $KP_TR/trace)
 echo > $KP_TR/trace
 echo 1 > $KP_TR/tracing_on
-out=$(kp_bpf -u /bin/busybox 0 true)
+out=$(kp_bpf -u self 0 true)
 echo "$out" | sed 's/^/  /'
 echo 0 > $KP_TR/tracing_on
-uwaits=$(grep -c '^ *kp_bpf-.*synchronize_rcu_tasks_trace' $KP_TR/trace)
+uwaits=$(grep -c 'synchronize_rcu_tasks_trace <-perf_event_detach_bpf_prog' $KP_TR/trace)
 echo nop > $KP_TR/current_tracer
 echo > $KP_TR/set_ftrace_filter
 echo 1 > $KP_TR/tracing_on
 echo "  tasks-trace waits at detach: kprobe $kwaits, uprobe $uwaits"
 expect_eq bpf.uprobe.attach "$(bpf_field "$out" ret)" 0
 if [ "$uwaits" -ge 1 ]; then pass bpf.uprobe.detach-waits-tasks-trace; else
-	fail bpf.uprobe.detach-waits-tasks-trace "(no synchronize_rcu_tasks_trace() by kp_bpf)"; fi
+	fail bpf.uprobe.detach-waits-tasks-trace "(no synchronize_rcu_tasks_trace() at the detach)"; fi
 if teardown; then
 	expect_eq bpf.kprobe.detach-no-tasks-trace "$kwaits" 0
 fi
