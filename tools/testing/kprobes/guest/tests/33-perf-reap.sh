@@ -42,6 +42,47 @@ if teardown; then
 		fail perfreap.reaped-in-batches "($n unregister_kprobes() waits for $N events)"; fi
 fi
 
+# close() takes no mutex with the teardown series: event_mutex, which
+# others hold across grace periods, was taken for a TRACE_REG_PERF_CLOSE
+# that does nothing for a kprobe event.  The function tracer on the
+# mutex_lock() entries, by this shell and its children, with the stack
+# of each call: none may come from perf_kprobe_destroy().
+if teardown; then
+	echo 0 > $KP_TR/tracing_on
+	echo > $KP_TR/set_ftrace_filter
+	for f in mutex_lock mutex_lock_nested mutex_lock_killable \
+		mutex_lock_interruptible mutex_lock_killable_nested \
+		mutex_lock_interruptible_nested; do
+		echo $f >> $KP_TR/set_ftrace_filter 2>/dev/null
+	done
+	echo $$ > $KP_TR/set_ftrace_pid
+	echo 1 > $KP_TR/options/function-fork
+	echo 1 > $KP_TR/options/func_stack_trace
+	echo function > $KP_TR/current_tracer
+	echo > $KP_TR/trace
+	echo 1 > $KP_TR/tracing_on
+	out=$(kp_attach perf 5)
+	echo 0 > $KP_TR/tracing_on
+	nlock=$(grep -c ': mutex_lock' $KP_TR/trace)
+	ndestroy=$(grep -c '=> perf_kprobe_destroy' $KP_TR/trace)
+	echo nop > $KP_TR/current_tracer
+	echo 0 > $KP_TR/options/func_stack_trace
+	echo 0 > $KP_TR/options/function-fork
+	echo > $KP_TR/set_ftrace_pid
+	echo > $KP_TR/set_ftrace_filter
+	echo 1 > $KP_TR/tracing_on
+	echo "  $out; mutex_lock calls traced: $nlock, from perf_kprobe_destroy: $ndestroy"
+	# the tracer saw the attach's mutex_lock calls: it can see some
+	if [ "$nlock" -gt 0 ] && [ "$ndestroy" = 0 ]; then pass perfreap.close-no-mutex; else
+		fail perfreap.close-no-mutex "($ndestroy of $nlock mutex_lock calls from perf_kprobe_destroy)"; fi
+	gone=0
+	for i in $(seq 100); do
+		grep -q ' kpb_fn_' $KP_DBG/list || { gone=1; break; }
+		sleep 0.1
+	done
+	expect_eq perfreap.close-no-mutex-reaped "$gone" 1
+fi
+
 # The probed module goes while its closed events may still wait for the
 # reaper: kprobes marks their probes gone at the module's removal, and
 # the reaper unregisters them later without touching the freed text
