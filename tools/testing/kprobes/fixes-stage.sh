@@ -107,4 +107,8 @@ for t in "${touched[@]}"; do
 	fi
 done
 printf '%s\n' "${touched[@]}" | grep . > "$pmanifest" || true
-kp_log "staged $(basename "$src" | sed 's/^src-//'): ${#series[@]} patches, $applied whole, $testsonly tests only${nofix:+ (KP_FIXES_NOFIX=$nofix)}, and the ${#teardown[@]} of the teardown; $changed files changed"
+if [ "${KP_FIXES_NONE:-0}" = 1 ]; then
+	kp_log "staged teardown: the ${#teardown[@]} patches of patches/teardown/; $changed files changed"
+else
+	kp_log "staged fixes: ${#series[@]} patches, $applied whole, $testsonly tests only${nofix:+ (KP_FIXES_NOFIX=$nofix)}, and the ${#teardown[@]} of the teardown; $changed files changed"
+fi
