@@ -15,8 +15,9 @@
 #      the series, and (not with --quick: minutes)
 #      get_maintainer.pl --self-test=patterns reports nothing there;
 #   5. (not with --quick) a build after every patch, on each arch of
-#      KP_SC_ARCHES (default "x86_64 arm64 riscv64"; riscv64 builds
-#      from the compat patch on, where its kprobes come back): defconfig
+#      KP_SC_ARCHES (default "x86_64 arm64 riscv64"; every step has
+#      KPROBES on all three, through the compat layer until an
+#      architecture's own port): defconfig
 #      plus the kprobes options (KPROBES KRETPROBES OPTPROBES JPROBES
 #      KPROBE_EVENTS, the KUnit suites, the samples), incremental, out of
 #      tree, with ccache.  KP_SC_BUILD=fast (default) compiles the
@@ -30,8 +31,7 @@
 #      Each step's x86_64 and arm64 kernel then boots under QEMU and runs
 #      the kprobes KUnit suites it has (kunit.py exec 'kprobes*': 6.12's
 #      own kprobes_test at every step, ours from their patches on);
-#      SKIP where the step's config has no KPROBES (arm64 before its
-#      port).  KP_SC_FROM / KP_SC_TO (patch numbers, 1-based) narrow the
+#      SKIP where the step's config has no KPROBES.  KP_SC_FROM / KP_SC_TO (patch numbers, 1-based) narrow the
 #      steps.
 #
 #   6. the two series for the plain base (patches/fixes/ and
@@ -254,7 +254,6 @@ arches=${KP_SC_ARCHES:-x86_64 arm64 riscv64}
 mode=${KP_SC_BUILD:-fast}
 from=${KP_SC_FROM:-1}
 to=${KP_SC_TO:-${#patches[@]}}
-compat=$(python3 "$KP_TOOLS/series.py" --list | awk '/^[0-9]+ / && $2 == "compat" {print $1 + 0}')
 # The builds run in a worktree of their own, so that a --quick run can
 # use the repository meanwhile.
 # KP_SC_WORK: where the worktree and the build directories are (default
@@ -376,10 +375,6 @@ for ((i = from; i <= to; i++)); do
 		continue
 	}
 	for a in $arches; do
-		if [ "$a" = riscv64 ] && [ -n "$compat" ] && [ "$i" -lt "$compat" ]; then
-			res "build.$nn.$a" SKIP "(kprobes come back to riscv64 with patch $compat)"
-			continue
-		fi
 		read -r karch cross < <(sc_arch "$a")
 		obj=$work/obj-$a
 		log=$work/build-$nn-$a.log
