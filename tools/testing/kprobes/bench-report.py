@@ -826,7 +826,7 @@ def teardown_table(path):
             vals = {fl: val(arch, fl, via, key) for fl, _ in TEARDOWN_FLAVOURS}
             n = next((v[1] for v in vals.values() if v[1]), '?')
             up = vals['upstream'][0]
-            ratios = ['%.3f' % (vals[fl][0] / up) if vals[fl][0] is not None and up else '-'
+            ratios = ['%.2g' % (vals[fl][0] / up) if vals[fl][0] is not None and up else '-'
                       for fl in ('teardown', 'ours')]
             L.append('| %s | %s | %s | %s | %s |' % (
                 arch, n, what, ' | '.join(show(vals[fl][0]) for fl, _ in TEARDOWN_FLAVOURS),
