@@ -333,7 +333,16 @@ static void kretprobe_reserve_kick(struct irq_work *work)
 		queue_work(system_unbound_wq, &kretprobe_reserve_work);
 }
 
-static DEFINE_IRQ_WORK(kretprobe_reserve_irq_work, kretprobe_reserve_kick);
+/*
+ * One per CPU: a CPU that takes chunks raises its own, which runs as soon
+ * as that CPU takes interrupts again.  With a single one, while it was
+ * pending on a CPU that kept interrupts off a little longer, every other
+ * CPU could empty the reserve without asking for a refill.  Which CPU's
+ * is queued matters only for when it runs (raw_cpu_ptr(): a caller that
+ * migrates just queues another CPU's on its own).
+ */
+static DEFINE_PER_CPU(struct irq_work, kretprobe_reserve_irq_work) =
+	IRQ_WORK_INIT(kretprobe_reserve_kick);
 
 /* A chunk from the reserve, or NULL; asks for a refill when it runs low. */
 static notrace struct kretprobe_store *kretprobe_store_get(void)
@@ -347,7 +356,7 @@ static notrace struct kretprobe_store *kretprobe_store_get(void)
 			st = xchg(slot, NULL);
 	}
 	if (!st || atomic_dec_return(&kretprobe_reserve_count) < KRETPROBE_STORE_LOW)
-		irq_work_queue(&kretprobe_reserve_irq_work);
+		irq_work_queue(raw_cpu_ptr(&kretprobe_reserve_irq_work));
 	return st;
 }
 
@@ -369,7 +378,7 @@ static notrace void kretprobe_store_put(struct kretprobe_store *st)
 		}
 	}
 	llist_add(&st->freed, &kretprobe_stores_freed);
-	irq_work_queue(&kretprobe_reserve_irq_work);
+	irq_work_queue(raw_cpu_ptr(&kretprobe_reserve_irq_work));
 }
 
 NOKPROBE_SYMBOL(kretprobe_store_put);
