@@ -9,6 +9,15 @@
 # tells who waited and how often.
 . /guest/lib.sh
 N=40
+# wait_gone: gone=1 once no probe on kp_bench.ko's functions is left in
+# kprobes/list (the reaper: a few grace periods, seconds at most), else 0
+wait_gone() {
+	gone=0
+	for i in $(seq 100); do
+		grep -q ' kpb_fn_' $KP_DBG/list || { gone=1; break; }
+		sleep 0.1
+	done
+}
 insmod $KP_MOD/kp_bench.ko || { fail perfreap.module; exit 0; }
 WAITS="synchronize_rcu synchronize_rcu_tasks_trace synchronize_srcu"
 echo 0 > $KP_TR/tracing_on
@@ -20,11 +29,7 @@ out=$(kp_attach perf $N)
 echo "  $out"
 # every kprobe of the run leaves kprobes/list (the reaper: a few grace
 # periods, seconds at most under TCG)
-gone=0
-for i in $(seq 100); do
-	grep -q ' kpb_fn_' $KP_DBG/list || { gone=1; break; }
-	sleep 0.1
-done
+wait_gone
 echo 0 > $KP_TR/tracing_on
 grep ': synchronize_' $KP_TR/trace > /tmp/perfreap.waits
 echo nop > $KP_TR/current_tracer
@@ -75,11 +80,7 @@ if teardown; then
 	# the tracer saw the attach's mutex_lock calls: it can see some
 	if [ "$nlock" -gt 0 ] && [ "$ndestroy" = 0 ]; then pass perfreap.close-no-mutex; else
 		fail perfreap.close-no-mutex "($ndestroy of $nlock mutex_lock calls from perf_kprobe_destroy)"; fi
-	gone=0
-	for i in $(seq 100); do
-		grep -q ' kpb_fn_' $KP_DBG/list || { gone=1; break; }
-		sleep 0.1
-	done
+	wait_gone
 	expect_eq perfreap.close-no-mutex-reaped "$gone" 1
 fi
 
@@ -91,20 +92,12 @@ fi
 out=$(kp_attach perf $N)
 echo "  $out"
 check perfreap.rmmod-pending rmmod kp_bench
-gone=0
-for i in $(seq 100); do
-	grep -q ' kpb_fn_' $KP_DBG/list || { gone=1; break; }
-	sleep 0.1
-done
+wait_gone
 expect_eq perfreap.rmmod-reaped "$gone" 1
 check perfreap.reload insmod $KP_MOD/kp_bench.ko
 out=$(kp_attach perf $N)
 echo "  $out"
 expect_eq perfreap.reload-attached "$(echo "$out" | tr ' ' '\n' | grep -E '^(ret|done)=' | tr '\n' ' ')" "ret=0 done=$N "
-gone=0
-for i in $(seq 100); do
-	grep -q ' kpb_fn_' $KP_DBG/list || { gone=1; break; }
-	sleep 0.1
-done
+wait_gone
 expect_eq perfreap.reload-unregistered "$gone" 1
 rmmod kp_bench
