@@ -22,8 +22,11 @@ for r in $ROWS; do
 	rf) kind=rf want=ftrace nt= ;;
 	k) kind=k want=trap nt= ;;
 	b) kind=b want=trap nt= ;;
+	o) kind=b want=jump nt= ;;
+	ro) kind=r want=jump nt=nt ;;
+	r) kind=r want=trap nt=nt ;;
 	esac
-	case $r in k|b) echo 0 > $opt ;; *) echo 1 > $opt ;; esac
+	case $r in k|b|r) echo 0 > $opt ;; *) echo 1 > $opt ;; esac
 	if [ -n "$kind" ]; then
 		echo "arm $kind" > $ctl || { echo "CLKRES row=$r na"; continue; }
 		i=0
