@@ -5,14 +5,14 @@
 # as build.sh left them) under TCG, -smp 1, as bench.sh boots it.  The
 # guest runs clk.sh (KPC_MODE=clk: kp_bench rows ROWS, N calls each,
 # each framed by CLKMARK lines) clk2.sh (KPC_MODE=clk2: kp_clk.ko,
-# built beforehand into CLK_WORK/mod-FLAVOUR/) or clk3.sh (KPC_MODE=clk3:
+# built beforehand into CLK_WORK/mod-FLAVOUR/, default /tmp/clk) or clk3.sh (KPC_MODE=clk3:
 # where the written data of the f hit and the code around it lie).  drive.py runs "info jit"
 # on the monitor at each mark and, with LOGMASK (int, exec), turns QEMU's
 # log on for the row into OUT/ROW.int.  Prints the CLKRES lines.
 set -e
 fl=$1 out=$2 n=$3 rows=$4 extra=$5 mask=${6:-}
 here=$(cd "$(dirname "$0")" && pwd)
-work=${CLK_WORK:-$here/work}
+work=${CLK_WORK:-${TMPDIR:-/tmp}/clk}
 obj=${CLK_BUILD:?CLK_BUILD: the build directory holding obj-FLAVOUR-x86_64}/obj-$fl-x86_64
 mkdir -p "$work"
 rm -rf "$out"; mkdir -p "$out"
