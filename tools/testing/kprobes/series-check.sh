@@ -27,8 +27,9 @@
 #      vmlinux and the modules (modpost) in make check's config of the
 #      arch (fragment.sh ours ARCH: the kprobes options, KUnit, a small
 #      kernel) instead of defconfig, whose cold build takes an hour on
-#      arm64; riscv64, which has no such config, links its defconfig.
-#      Each step's x86_64 and arm64 kernel then boots under QEMU and runs
+#      arm64; riscv64, which has no such config, archcheck-kunit.sh's
+#      small KUnit config (lib.sh kp_small_kunit_fragment).
+#      Each step's kernel then boots under QEMU and runs
 #      the kprobes KUnit suites it has (kunit.py exec 'kprobes*': 6.12's
 #      own kprobes_test at every step, ours from their patches on);
 #      SKIP where the step's config has no KPROBES.  KP_SC_FROM / KP_SC_TO (patch numbers, 1-based) narrow the
@@ -365,8 +366,14 @@ sc_objs() {	# "SYMS:object" (built when every SYM is y and the source exists)
 sc_image() {	# the boot image kunit.py's QEMU config boots
 	case $1 in
 	x86_64) echo bzImage ;;
-	arm64) echo Image ;;
+	arm64|riscv64) echo Image ;;
 	esac
+}
+# riscv64 has no config of make check: the small KUnit config of
+# archcheck-kunit.sh, with the options of its QEMU machine
+sc_riscv64_config() {
+	kp_small_kunit_fragment ours
+	grep -o '^CONFIG_[A-Z0-9_]*=[ym]' "$KP_TOOLS/qemu/riscv64.py"
 }
 sc_boot() {	# sc_boot NN ARCH OBJ: boot the step, run its kprobes KUnit suites
 	local nn=$1 a=$2 obj=$3 klog=$work/boot-${plain:+$plain-}$1-$2.log t0 out rcb
@@ -424,7 +431,9 @@ for ((i = from; i <= to; i++)); do
 		t0=$(date +%s)
 		objs=()
 		{
-			if [ "$mode" = vmlinux ] && [ "$a" != riscv64 ]; then
+			if [ "$mode" = vmlinux ] && [ "$a" = riscv64 ]; then
+				sc_riscv64_config > "$obj/.config"
+			elif [ "$mode" = vmlinux ]; then
 				"$KP_TOOLS/fragment.sh" "$([ -n "$plain" ] && echo upstream || echo ours)" "$a" > "$obj/.config"
 			else
 				mk defconfig
@@ -455,7 +464,7 @@ for ((i = from; i <= to; i++)); do
 			v=$(sed -n "s/^CONFIG_$s=//p" "$obj/.config"); echo -n " $s=${v:-n}"; done)
 		if [ $ok = 0 ]; then
 			res "${plain:+$plain.}build.$nn.$a" PASS "($mode, ${#objs[@]} objects, $(( $(date +%s) - t0 ))s;$opts)"
-			[ "$mode" = vmlinux ] && [ "$a" != riscv64 ] && sc_boot "$nn" "$a" "$obj"
+			[ "$mode" = vmlinux ] && sc_boot "$nn" "$a" "$obj"
 		else
 			res "${plain:+$plain.}build.$nn.$a" FAIL "($mode; $log)"
 			grep -E 'error|Error' "$log" | head -10 | sed 's/^/    /'
