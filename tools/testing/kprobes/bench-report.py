@@ -914,14 +914,26 @@ def teardown_md(results, report):
     runs = stored_dirs(results, 'teardown')
     if not runs:
         return L + ['No teardown run is stored yet: `make bench-teardown` runs and stores one.', '']
-    name, path = runs[-1]
-    L += ['The newest run, %s: plain 6.12, 6.12 with the teardown series '
+    # the newest run of each arch (a run may hold one arch or several)
+    newest = {}
+    for name, path in runs:
+        for arch in {a for a, _ in teardown_rows(path)}:
+            newest[arch] = (name, path)
+    shown = sorted(set(newest.values()))
+    L += ['The newest run of each architecture: plain 6.12, 6.12 with the teardown series '
           '(patches/teardown/) and ours, each booted once with two CPUs; guest wall time '
-          'under TCG.  Raw results: [`teardown/%s/`](%s/).' % (name, name, rel(path, os.path.dirname(report))), '']
-    L += ['- %s: %s' % kv for kv in read_meta(os.path.join(path, 'run.meta'))] + ['']
-    L += teardown_table(path) + ['']
-    if len(runs) > 1:
-        L += ['Earlier runs: %s.' % ', '.join(n for n, _ in reversed(runs[:-1])), '']
+          'under TCG.', '']
+    for name, path in shown:
+        arches = sorted(a for a, r in newest.items() if r == (name, path))
+        L += ['### %s (%s)' % (', '.join(arches), name), '',
+              'Raw results: [`teardown/%s/`](%s/).' % (name, rel(path, os.path.dirname(report))), '']
+        L += ['- %s: %s' % kv for kv in read_meta(os.path.join(path, 'run.meta'))] + ['']
+        L += [ln for ln in teardown_table(path)
+              if not ln.startswith('| ') or ln.startswith('| arch') or
+              ln.split(' | ')[0][2:] in arches] + ['']
+    older = [n for n, p in runs if (n, p) not in shown]
+    if older:
+        L += ['Earlier runs: %s.' % ', '.join(reversed(older)), '']
     return L
 
 
