@@ -272,31 +272,29 @@ NOKPROBE_SYMBOL(kprobes_inc_nmissed_count);
  * boosted, emulated or run by the post copy run the same instruction and
  * leave the same state behind: only the second trap tells them apart, and
  * no code of a test runs in it when the probe has no post_handler.  So
- * the arch calls kprobe_step_trapped() there.  It is no KUnit static stub,
- * because the stub's lookup takes a spinlock and the x86 trap enters as an
- * NMI; the hook is set beforehand, in task context.  While no KUnit test
- * runs, the call is a static branch and a return.
+ * the arch calls kprobe_step_trapped() there, whose inline static branch
+ * (<linux/kprobes.h>) calls this while a KUnit test runs.  It is no KUnit
+ * static stub, because the stub's lookup takes a spinlock and the x86 trap
+ * enters as an NMI; the hook is set beforehand, in task context.
  */
 static void (*step_trap_hook)(struct kprobe *p);
 
 /**
- * kprobe_step_trapped() - an out-of-line step of @p ended in its trap
+ * __kprobe_step_trapped() - an out-of-line step of @p ended in its trap
  * @p: the probe stepped
  *
- * Called by the arch from that trap.
+ * Called through kprobe_step_trapped() from that trap while a KUnit test
+ * runs.
  */
-void kprobe_step_trapped(struct kprobe *p)
+void __kprobe_step_trapped(struct kprobe *p)
 {
-	void (*hook)(struct kprobe *p);
+	void (*hook)(struct kprobe *p) = READ_ONCE(step_trap_hook);
 
-	if (!static_branch_unlikely(&kunit_running))
-		return;
-	hook = READ_ONCE(step_trap_hook);
 	if (hook)
 		hook(p);
 }
 
-NOKPROBE_SYMBOL(kprobe_step_trapped);
+NOKPROBE_SYMBOL(__kprobe_step_trapped);
 
 /**
  * kprobe_set_step_trap_hook() - be called at the trap ending each step

@@ -762,9 +762,21 @@ void free_optinsn_page(void *page);
 #endif /* CONFIG_OPTPROBES */
 
 #if IS_ENABLED(CONFIG_KUNIT)
-/* The trap ending an out-of-line step, for KUnit (see kernel/kprobes.c) */
-void kprobe_step_trapped(struct kprobe *p);
+#include <kunit/test-bug.h>
+
+void __kprobe_step_trapped(struct kprobe *p);
 void kprobe_set_step_trap_hook(void (*hook)(struct kprobe *p));
+
+/*
+ * The trap ending an out-of-line step, for the KUnit suites (see
+ * kernel/kprobes.c).  Inline, so that while no test runs the trap pays
+ * a patched-out static branch and no call.
+ */
+static __always_inline void kprobe_step_trapped(struct kprobe *p)
+{
+	if (static_branch_unlikely(&kunit_running))
+		__kprobe_step_trapped(p);
+}
 #else
 static inline void kprobe_step_trapped(struct kprobe *p)
 {

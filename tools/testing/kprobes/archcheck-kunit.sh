@@ -26,22 +26,7 @@ src=$(kp_src "$fl")
 obj=$KP_BUILD/archcheck/kunit-$fl-$arch
 frag=$KP_BUILD/kunitconfig-$fl-$arch
 mkdir -p "$obj"
-# The workbench's common options, without the flavour's own (jprobes:
-# x86_64 and arm64 only); without CONFIG_PREEMPT, as riscv has no
-# function tracer with it; and without what only the guest tests use
-# (networking, the initramfs, the samples, BPF) or no KUnit boot needs
-# (block layer, EFI, 32-bit user space, input...): a third of the
-# kernel, which matters on a shared two-core machine.
-grep -v -e '^CONFIG_PREEMPT=' -e '^CONFIG_NET=' -e '^CONFIG_INET=' \
-	-e '^CONFIG_UNIX=' -e '^CONFIG_BLK_DEV_INITRD=' -e '^CONFIG_RD_GZIP=' \
-	-e '^CONFIG_SAMPLE' -e '^CONFIG_BPF' "$KP_TOOLS/configs/common.config" > "$frag"
-echo CONFIG_EXPERT=y >> "$frag"
-[ "$fl" = ours ] &&
-	printf '%s\n' CONFIG_KPROBES_KUNIT_TEST=y CONFIG_OPTPROBES_KUNIT_TEST=y >> "$frag"
-for o in BLOCK IO_URING AIO EFI COMPAT RISCV_ISA_V SUSPEND HIBERNATION VT INPUT \
-		HID_SUPPORT SWAP COREDUMP; do
-	echo "# CONFIG_$o is not set"
-done >> "$frag"
+kp_small_kunit_fragment "$fl" > "$frag"
 
 log=$KP_BUILD/build-$fl-$arch.log
 kp_log "building $fl $arch KUnit kernel in $obj (log: $log)"

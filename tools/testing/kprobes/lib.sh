@@ -92,3 +92,25 @@ kp_git_state() {
 		':(exclude)tools/testing/kprobes/results' 2>/dev/null | wc -l)
 	echo "git: $(git -C "$KP_ROOT" rev-parse HEAD 2>/dev/null || echo unknown) ($changed files changed from it in kernel/ include/ arch/ lib/ samples/ patches/ tools/)"
 }
+
+# kp_small_kunit_fragment FLAVOUR: the config fragment of a KUnit boot of
+# another architecture (archcheck-kunit.sh, series-check's riscv64 steps).
+# The workbench's common options, without the flavour's own (jprobes:
+# x86_64 and arm64 only); without CONFIG_PREEMPT, as riscv has no
+# function tracer with it; and without what only the guest tests use
+# (networking, the initramfs, the samples, BPF) or no KUnit boot needs
+# (block layer, EFI, 32-bit user space, input...): a third of the
+# kernel, which matters on a shared two-core machine.
+kp_small_kunit_fragment() {
+	local o
+	grep -v -e '^CONFIG_PREEMPT=' -e '^CONFIG_NET=' -e '^CONFIG_INET=' \
+		-e '^CONFIG_UNIX=' -e '^CONFIG_BLK_DEV_INITRD=' -e '^CONFIG_RD_GZIP=' \
+		-e '^CONFIG_SAMPLE' -e '^CONFIG_BPF' "$KP_TOOLS/configs/common.config"
+	echo CONFIG_EXPERT=y
+	[ "$1" != ours ] ||
+		printf '%s\n' CONFIG_KPROBES_KUNIT_TEST=y CONFIG_OPTPROBES_KUNIT_TEST=y
+	for o in BLOCK IO_URING AIO EFI COMPAT RISCV_ISA_V SUSPEND HIBERNATION VT INPUT \
+			HID_SUPPORT SWAP COREDUMP; do
+		echo "# CONFIG_$o is not set"
+	done
+}

@@ -27,12 +27,17 @@
 #      vmlinux and the modules (modpost) in make check's config of the
 #      arch (fragment.sh ours ARCH: the kprobes options, KUnit, a small
 #      kernel) instead of defconfig, whose cold build takes an hour on
-#      arm64; riscv64, which has no such config, links its defconfig.
-#      Each step's x86_64 and arm64 kernel then boots under QEMU and runs
+#      arm64; riscv64, which has no such config, archcheck-kunit.sh's
+#      small KUnit config (lib.sh kp_small_kunit_fragment).
+#      Each step's kernel then boots under QEMU and runs
 #      the kprobes KUnit suites it has (kunit.py exec 'kprobes*': 6.12's
 #      own kprobes_test at every step, ours from their patches on);
 #      SKIP where the step's config has no KPROBES.  KP_SC_FROM / KP_SC_TO (patch numbers, 1-based) narrow the
-#      steps.
+#      steps.  KP_SC_SERIES=fixes or teardown builds (and with
+#      KP_SC_BUILD=vmlinux boots) the steps of that series for the plain
+#      base instead, on the plain base, in the upstream flavour's config
+#      (fragment.sh upstream ARCH); its boots run 6.12's kprobes_test,
+#      where the fixes add their cases.
 #
 #   6. the two series for the plain base (patches/fixes/ and
 #      patches/teardown/, exported beside the series): git am of each on
@@ -103,6 +108,19 @@ if [ ${#tpatches[@]} = 0 ] ||
 	exit 1
 fi
 git -C "$repo" tag -f teardown >/dev/null
+# The fixes series alone on the plain base, tagged "fixes", for its
+# steps (KP_SC_SERIES=fixes); the repository goes back to "teardown".
+mapfile -t fpatches < <(ls "$ser-fixes"/0*.patch 2>/dev/null | grep -v '/0000-cover-letter\.patch$')
+if [ "${KP_SC_SERIES:-rebuild}" = fixes ]; then
+	git -C "$repo" checkout -q -f --detach base &&
+	git -C "$repo" am -q "${fpatches[@]}" > "$sc/fixes-steps-am.log" 2>&1 &&
+	git -C "$repo" tag -f fixes >/dev/null || {
+		res apply FAIL "(the fixes series does not apply: see $sc/fixes-steps-am.log)"
+		git -C "$repo" am --abort >/dev/null 2>&1
+		exit 1
+	}
+	git -C "$repo" checkout -q -f --detach teardown
+fi
 if git -C "$repo" am -q "${patches[@]}" >> "$sc/am.log" 2>&1; then
 	git -C "$repo" tag -f series >/dev/null
 	res apply PASS "(${#patches[@]} patches, on the ${#tpatches[@]} of the teardown series)"
@@ -115,7 +133,12 @@ fi
 # the files the series adds or rewrites, as git am left them
 mapfile -t ourfiles < <(cd "$KP_ROOT" && git ls-files -- kernel include arch lib samples Documentation)
 
-mapfile -t commits < <(git -C "$repo" rev-list --reverse teardown..series)
+case ${KP_SC_SERIES:-rebuild} in
+rebuild) mapfile -t commits < <(git -C "$repo" rev-list --reverse teardown..series) ;;
+fixes) mapfile -t commits < <(git -C "$repo" rev-list --reverse base..fixes) ;;
+teardown) mapfile -t commits < <(git -C "$repo" rev-list --reverse base..teardown) ;;
+*) kp_die "series-check: KP_SC_SERIES is rebuild, fixes or teardown" ;;
+esac
 if [ $checks = 1 ]; then
 # 2. checkpatch --strict, from the base's tree (KP_SC_CHECKPATCH=0: not
 #    here; make check has checkpatch.sh's per-patch lines instead)
@@ -208,7 +231,6 @@ plain_am() {	# plain_am NAME PATCHES...: git am on the plain base
 	git -C "$repo" am --abort >/dev/null 2>&1
 	return 1
 }
-mapfile -t fpatches < <(ls "$ser-fixes"/0*.patch 2>/dev/null | grep -v '/0000-cover-letter\.patch$')
 for name in fixes teardown; do
 	if [ $name = fixes ]; then pp=("${fpatches[@]}"); else pp=("${tpatches[@]}"); fi
 	if [ ${#pp[@]} = 0 ]; then
@@ -253,7 +275,16 @@ fi
 arches=${KP_SC_ARCHES:-x86_64 arm64 riscv64}
 mode=${KP_SC_BUILD:-fast}
 from=${KP_SC_FROM:-1}
-to=${KP_SC_TO:-${#patches[@]}}
+to=${KP_SC_TO:-${#commits[@]}}
+# the steps of a series for the plain base: their own build directories
+# and result names (fixes.build.NN.ARCH, teardown.boot.NN.ARCH)
+plain=
+case ${KP_SC_SERIES:-rebuild} in
+fixes|teardown)
+	plain=$KP_SC_SERIES
+	arches=${KP_SC_ARCHES:-x86_64 arm64}
+	;;
+esac
 # The builds run in a worktree of their own, so that a --quick run can
 # use the repository meanwhile.
 # KP_SC_WORK: where the worktree and the build directories are (default
@@ -335,13 +366,19 @@ sc_objs() {	# "SYMS:object" (built when every SYM is y and the source exists)
 sc_image() {	# the boot image kunit.py's QEMU config boots
 	case $1 in
 	x86_64) echo bzImage ;;
-	arm64) echo Image ;;
+	arm64|riscv64) echo Image ;;
 	esac
 }
+# riscv64 has no config of make check: the small KUnit config of
+# archcheck-kunit.sh, with the options of its QEMU machine
+sc_riscv64_config() {
+	kp_small_kunit_fragment ours
+	grep -o '^CONFIG_[A-Z0-9_]*=[ym]' "$KP_TOOLS/qemu/riscv64.py"
+}
 sc_boot() {	# sc_boot NN ARCH OBJ: boot the step, run its kprobes KUnit suites
-	local nn=$1 a=$2 obj=$3 klog=$work/boot-$1-$2.log t0 out rcb
+	local nn=$1 a=$2 obj=$3 klog=$work/boot-${plain:+$plain-}$1-$2.log t0 out rcb
 	if ! grep -q '^CONFIG_KPROBES=y' "$obj/.config"; then
-		res "boot.$nn.$a" SKIP "(no KPROBES in this step's config)"
+		res "${plain:+$plain.}boot.$nn.$a" SKIP "(no KPROBES in this step's config)"
 		return
 	fi
 	t0=$(date +%s)
@@ -353,9 +390,9 @@ sc_boot() {	# sc_boot NN ARCH OBJ: boot the step, run its kprobes KUnit suites
 	out=$(python3 "$KP_TOOLS/kunit-results.py" "$klog")
 	rcb=$?
 	if [ $rcb = 0 ]; then
-		res "boot.$nn.$a" PASS "(KUnit: $(grep -c ' PASS' <<< "$out") passed, $(grep -c ' SKIP' <<< "$out") skipped, suites $(sed -n 's/^KUNIT \([^.]*\)\..*/\1/p' <<< "$out" | sort -u | paste -sd ' '); $(( $(date +%s) - t0 ))s)"
+		res "${plain:+$plain.}boot.$nn.$a" PASS "(KUnit: $(grep -c ' PASS' <<< "$out") passed, $(grep -c ' SKIP' <<< "$out") skipped, suites $(sed -n 's/^KUNIT \([^.]*\)\..*/\1/p' <<< "$out" | sort -u | paste -sd ' '); $(( $(date +%s) - t0 ))s)"
 	else
-		res "boot.$nn.$a" FAIL "(see $klog)"
+		res "${plain:+$plain.}boot.$nn.$a" FAIL "(see $klog)"
 		grep -E ' FAIL|^    ' <<< "$out" | head -12 | sed 's/^/    /'
 	fi
 }
@@ -371,7 +408,7 @@ sc_wanted() {	# sc_wanted CONFIG SYMS
 for ((i = from; i <= to; i++)); do
 	nn=$(printf '%02d' "$i")
 	git -C "$src" checkout -q -f --detach "${commits[$((i - 1))]}" || {
-		res "build.$nn" FAIL "(checkout)"
+		res "${plain:+$plain.}build.$nn" FAIL "(checkout)"
 		continue
 	}
 	for a in $arches; do
@@ -382,6 +419,10 @@ for ((i = from; i <= to; i++)); do
 			obj=$work/obj-$a-vmlinux
 			log=$work/build-$nn-$a-vmlinux.log
 		fi
+		if [ -n "$plain" ]; then
+			obj=$obj-plain
+			log=${log%.log}-$plain.log
+		fi
 		mkdir -p "$obj"
 		mk() {
 			nice -n 10 make -C "$src" O="$obj" ARCH="$karch" CROSS_COMPILE="$cross" \
@@ -390,8 +431,10 @@ for ((i = from; i <= to; i++)); do
 		t0=$(date +%s)
 		objs=()
 		{
-			if [ "$mode" = vmlinux ] && [ "$a" != riscv64 ]; then
-				"$KP_TOOLS/fragment.sh" ours "$a" > "$obj/.config"
+			if [ "$mode" = vmlinux ] && [ "$a" = riscv64 ]; then
+				sc_riscv64_config > "$obj/.config"
+			elif [ "$mode" = vmlinux ]; then
+				"$KP_TOOLS/fragment.sh" "$([ -n "$plain" ] && echo upstream || echo ours)" "$a" > "$obj/.config"
 			else
 				mk defconfig
 			fi &&
@@ -420,10 +463,10 @@ for ((i = from; i <= to; i++)); do
 		opts=$(for s in KPROBES KRETPROBES OPTPROBES KPROBES_ON_FTRACE JPROBES KPROBES_COMPAT; do
 			v=$(sed -n "s/^CONFIG_$s=//p" "$obj/.config"); echo -n " $s=${v:-n}"; done)
 		if [ $ok = 0 ]; then
-			res "build.$nn.$a" PASS "($mode, ${#objs[@]} objects, $(( $(date +%s) - t0 ))s;$opts)"
-			[ "$mode" = vmlinux ] && [ "$a" != riscv64 ] && sc_boot "$nn" "$a" "$obj"
+			res "${plain:+$plain.}build.$nn.$a" PASS "($mode, ${#objs[@]} objects, $(( $(date +%s) - t0 ))s;$opts)"
+			[ "$mode" = vmlinux ] && sc_boot "$nn" "$a" "$obj"
 		else
-			res "build.$nn.$a" FAIL "($mode; $log)"
+			res "${plain:+$plain.}build.$nn.$a" FAIL "($mode; $log)"
 			grep -E 'error|Error' "$log" | head -10 | sed 's/^/    /'
 		fi
 	done
