@@ -4,7 +4,8 @@
 # kprobes.  For each architecture of ARCHES and each flavour of
 # FLAVOURS: the arch's defconfig plus KPROBES, KRETPROBES, KPROBE_EVENTS,
 # UPROBE_EVENTS and OPTPROBES where it has them, modules and the kprobes
-# samples (SAMPLE_KPROBES=m, SAMPLE_KRETPROBES=m), cross built with
+# samples (SAMPLE_KPROBES=m, SAMPLE_KRETPROBES=m, SAMPLE_KPROBE_BENCH=m
+# where the flavour has it), cross built with
 # Debian's cross compiler.
 #
 #   KP_ARCHCHECK_FAST=1  compile only the kprobes objects (kernel/kprobes*.o,
@@ -113,7 +114,9 @@ ac_objs() {
 		JPROBES:kernel/jprobes.o
 		KPROBE_EVENTS:kernel/trace/trace_kprobe.o
 		SAMPLE_KPROBES:samples/kprobes/kprobe_example.o
-		SAMPLE_KRETPROBES:samples/kprobes/kretprobe_example.o"
+		SAMPLE_KRETPROBES:samples/kprobes/kretprobe_example.o
+		SAMPLE_KPROBE_BENCH:samples/kprobes/kprobe_bench_main.o
+		SAMPLE_KPROBE_BENCH:samples/kprobes/kprobe_bench_funcs.o"
 }
 ac_want="KPROBES KRETPROBES KPROBE_EVENTS UPROBE_EVENTS OPTPROBES"
 
@@ -157,7 +160,8 @@ ac_one() {	# ac_one FLAVOUR ARCH: 0 when it builds
 		"$src/scripts/config" --file "$obj/.config" \
 			-e KPROBES -e KRETPROBES -e FTRACE -e KPROBE_EVENTS \
 			-e UPROBES -e UPROBE_EVENTS -e OPTPROBES \
-			-e MODULES -e SAMPLES -m SAMPLE_KPROBES -m SAMPLE_KRETPROBES &&
+			-e MODULES -e SAMPLES -m SAMPLE_KPROBES -m SAMPLE_KRETPROBES \
+			-e DEBUG_FS -m SAMPLE_KPROBE_BENCH &&
 		mk olddefconfig
 	} > "$log" 2>&1 || {
 		echo "ARCHCHECK $fl:$a:$mode FAIL config (see $log)"
