@@ -55,7 +55,7 @@ fi
 
 # arch -> kernel ARCH, cross compiler prefix, defconfig target, and the
 # arch's kprobes objects ("SYMS:object": built when each CONFIG_SYM of the
-# comma-separated SYMS is y, or is not when written !SYM).
+# comma-separated SYMS is y or m, or is neither when written !SYM).
 ac_arch() {
 	case $1 in
 	riscv64) echo "riscv riscv64-linux-gnu- defconfig" ;;
@@ -129,12 +129,12 @@ ac_config() {	# ac_config FLAVOUR ARCH: the config's kprobes options, one line
 	echo "${out# }"
 }
 
-ac_wanted() {	# ac_wanted CONFIG SYMS
+ac_wanted() {	# ac_wanted CONFIG SYMS (y or m: the samples are modules)
 	local s
 	for s in ${2//,/ }; do
 		case $s in
-		!*) ! grep -q "^CONFIG_${s#!}=y" "$1" || return 1 ;;
-		*) grep -q "^CONFIG_$s=y" "$1" || return 1 ;;
+		!*) ! grep -qE "^CONFIG_${s#!}=[ym]" "$1" || return 1 ;;
+		*) grep -qE "^CONFIG_$s=[ym]" "$1" || return 1 ;;
 		esac
 	done
 }
