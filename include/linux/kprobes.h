@@ -608,7 +608,10 @@ struct kprobe_blacklist_entry {
 int arch_prepare_kprobe(struct kprobe *p);
 void arch_arm_kprobe(struct kprobe *p);
 void arch_disarm_kprobe(struct kprobe *p);
+/* (sparc's <asm/kprobes.h> makes it a macro that does nothing) */
+#ifndef arch_remove_kprobe
 void arch_remove_kprobe(struct kprobe *p);
+#endif
 int arch_init_kprobes(void);
 int arch_populate_kprobe_blacklist(void);
 bool arch_within_kprobe_blacklist(unsigned long addr);

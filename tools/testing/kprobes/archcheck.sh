@@ -4,7 +4,8 @@
 # kprobes.  For each architecture of ARCHES and each flavour of
 # FLAVOURS: the arch's defconfig plus KPROBES, KRETPROBES, KPROBE_EVENTS,
 # UPROBE_EVENTS and OPTPROBES where it has them, modules and the kprobes
-# samples (SAMPLE_KPROBES=m, SAMPLE_KRETPROBES=m), cross built with
+# samples (SAMPLE_KPROBES=m, SAMPLE_KRETPROBES=m, SAMPLE_KPROBE_BENCH=m
+# where the flavour has it), cross built with
 # Debian's cross compiler.
 #
 #   KP_ARCHCHECK_FAST=1  compile only the kprobes objects (kernel/kprobes*.o,
@@ -54,7 +55,7 @@ fi
 
 # arch -> kernel ARCH, cross compiler prefix, defconfig target, and the
 # arch's kprobes objects ("SYMS:object": built when each CONFIG_SYM of the
-# comma-separated SYMS is y, or is not when written !SYM).
+# comma-separated SYMS is y or m, or is neither when written !SYM).
 ac_arch() {
 	case $1 in
 	riscv64) echo "riscv riscv64-linux-gnu- defconfig" ;;
@@ -113,7 +114,9 @@ ac_objs() {
 		JPROBES:kernel/jprobes.o
 		KPROBE_EVENTS:kernel/trace/trace_kprobe.o
 		SAMPLE_KPROBES:samples/kprobes/kprobe_example.o
-		SAMPLE_KRETPROBES:samples/kprobes/kretprobe_example.o"
+		SAMPLE_KRETPROBES:samples/kprobes/kretprobe_example.o
+		SAMPLE_KPROBE_BENCH:samples/kprobes/kprobe_bench_main.o
+		SAMPLE_KPROBE_BENCH:samples/kprobes/kprobe_bench_funcs.o"
 }
 ac_want="KPROBES KRETPROBES KPROBE_EVENTS UPROBE_EVENTS OPTPROBES"
 
@@ -126,12 +129,12 @@ ac_config() {	# ac_config FLAVOUR ARCH: the config's kprobes options, one line
 	echo "${out# }"
 }
 
-ac_wanted() {	# ac_wanted CONFIG SYMS
+ac_wanted() {	# ac_wanted CONFIG SYMS (y or m: the samples are modules)
 	local s
 	for s in ${2//,/ }; do
 		case $s in
-		!*) ! grep -q "^CONFIG_${s#!}=y" "$1" || return 1 ;;
-		*) grep -q "^CONFIG_$s=y" "$1" || return 1 ;;
+		!*) ! grep -qE "^CONFIG_${s#!}=[ym]" "$1" || return 1 ;;
+		*) grep -qE "^CONFIG_$s=[ym]" "$1" || return 1 ;;
 		esac
 	done
 }
@@ -157,7 +160,8 @@ ac_one() {	# ac_one FLAVOUR ARCH: 0 when it builds
 		"$src/scripts/config" --file "$obj/.config" \
 			-e KPROBES -e KRETPROBES -e FTRACE -e KPROBE_EVENTS \
 			-e UPROBES -e UPROBE_EVENTS -e OPTPROBES \
-			-e MODULES -e SAMPLES -m SAMPLE_KPROBES -m SAMPLE_KRETPROBES &&
+			-e MODULES -e SAMPLES -m SAMPLE_KPROBES -m SAMPLE_KRETPROBES \
+			-e DEBUG_FS -m SAMPLE_KPROBE_BENCH &&
 		mk olddefconfig
 	} > "$log" 2>&1 || {
 		echo "ARCHCHECK $fl:$a:$mode FAIL config (see $log)"

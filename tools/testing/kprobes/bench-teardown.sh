@@ -11,7 +11,7 @@
 #
 # each booted once with two CPUs (guest/bench.sh, kpb_part=teardown) to
 # run the attach and detach rows of kp_attach (guest/kp_attach.c) with
-# KP_TD_N probes (default 1000) on the functions of kp_bench.ko, for the
+# KP_TD_N probes (default 1000) on the functions of kprobe_bench.ko, for the
 # ways of KP_TD_VIAS (default perf,events,trunc,multi):
 #
 #   perf    N perf_event_open() of the kprobe PMU, then close() of each:

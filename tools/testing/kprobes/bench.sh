@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # bench.sh [--smoke]: make bench.  Builds the ours and upstream flavours
 # with one config, boots each under QEMU and runs the guest side
-# (guest/bench.sh, module bench/kp_bench.c).  Two measures:
+# (guest/bench.sh, module samples/kprobes/kprobe_bench_main.c).  Two measures:
 #   insns  guest instructions, with QEMU -icount shift=0 (1 ns of guest
 #          time per instruction): deterministic, the headline;
 #   ns     wall-clock nanoseconds under TCG: noisy, median of KP_BENCH_RUNS

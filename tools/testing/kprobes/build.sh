@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# build.sh FLAVOUR ARCH: stage and build one kernel (with its modules and
-# our out-of-tree test modules).  The config is made the way kunit.py makes
+# build.sh FLAVOUR ARCH: stage and build one kernel (with its modules, our
+# out-of-tree test modules and the benchmark module).  The config is made the way kunit.py makes
 # it, so that KUnit and the guest boots run the very same kernel.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -61,9 +61,19 @@ if ! kp_kmake "$fl" "$arch" M="$ext/src" modules >> "$log" 2>&1; then
 	grep -E 'error|warning' "$log" | tail -40 >&2 || true
 	kp_die "test module build failed: $fl $arch"
 fi
+# The benchmark (samples/kprobes/kprobe_bench*), built out of tree the
+# same way against every flavour's kernel (the upstream flavour has no
+# SAMPLE_KPROBE_BENCH): its sources and its lines of the samples Makefile.
 bench=$obj/kp-bench
 mkdir -p "$bench"
-rsync -a --checksum "$KP_TOOLS/bench/" "$bench/"
+rm -f "$bench"/kp_bench*
+rsync -a --checksum "$KP_ROOT"/samples/kprobes/kprobe_bench*.[ch] "$bench/"
+{
+	echo "obj-m += kprobe_bench.o"
+	grep '^kprobe_bench-' "$KP_ROOT/samples/kprobes/Makefile"
+} > "$bench/Kbuild.new"
+cmp -s "$bench/Kbuild.new" "$bench/Kbuild" || mv "$bench/Kbuild.new" "$bench/Kbuild"
+rm -f "$bench/Kbuild.new" "$bench/Makefile"
 if ! kp_kmake "$fl" "$arch" M="$bench" modules >> "$log" 2>&1; then
 	grep -E 'error|warning' "$log" | tail -40 >&2 || true
 	kp_die "benchmark module build failed: $fl $arch"

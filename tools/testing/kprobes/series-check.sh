@@ -361,7 +361,10 @@ sc_objs() {	# "SYMS:object" (built when every SYM is y and the source exists)
 		JPROBES_KUNIT_TEST:lib/test_jprobes.o
 		SAMPLE_KPROBES:samples/kprobes/kprobe_example.o
 		SAMPLE_KRETPROBES:samples/kprobes/kretprobe_example.o
-		SAMPLE_JPROBES:samples/kprobes/jprobe_example.o"
+		SAMPLE_JPROBES:samples/kprobes/jprobe_example.o
+		SAMPLE_KPROBE_BENCH:samples/kprobes/kprobe_bench_main.o
+		SAMPLE_KPROBE_BENCH:samples/kprobes/kprobe_bench_funcs.o
+		SAMPLE_KPROBE_BENCH,JPROBES:samples/kprobes/kprobe_bench_jprobe.o"
 }
 sc_image() {	# the boot image kunit.py's QEMU config boots
 	case $1 in
@@ -445,7 +448,7 @@ for ((i = from; i <= to; i++)); do
 				-e KPROBES_KUNIT_TEST -e KRETPROBES_KUNIT_TEST \
 				-e OPTPROBES_KUNIT_TEST -e JPROBES_KUNIT_TEST \
 				-e SAMPLES -m SAMPLE_KPROBES -m SAMPLE_KRETPROBES \
-				-m SAMPLE_JPROBES &&
+				-m SAMPLE_JPROBES -e DEBUG_FS -m SAMPLE_KPROBE_BENCH &&
 			mk olddefconfig &&
 			if [ "$mode" = vmlinux ]; then mk vmlinux modules $(sc_image "$a"); else mk prepare; fi
 		} > "$log" 2>&1

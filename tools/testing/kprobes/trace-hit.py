@@ -123,7 +123,9 @@ def load_symbols(nmfile, console):
             continue
         seen.add(m.group(1))
         name = m.group(3)
-        if m.group(4) != 'kp_bench':
+        # the benchmark module (kp_bench in consoles older than its move
+        # to samples/kprobes/)
+        if m.group(4) not in ('kprobe_bench', 'kp_bench'):
             name = '[%s]' % name
         syms.add(int(m.group(1), 16), 0, name)
     syms.done()
@@ -142,10 +144,12 @@ def call_window(console, label):
             continue
         if cur != label:
             continue
-        m = re.search(r'KPBTRACE on fn=([0-9a-f]+)', line)
+        # the result of the trace command, on the label's "done" line
+        # (older consoles: on the KPBTRACE markers themselves)
+        m = re.search(r'(?:KPBTRACE on| done .*) fn=([0-9a-f]+)', line)
         if m:
             fn = int(m.group(1), 16)
-        m = re.search(r'KPBTRACE off ret=([0-9a-f]+)', line)
+        m = re.search(r'(?:KPBTRACE off| done .*) ret=([0-9a-f]+)', line)
         if m:
             ret = int(m.group(1), 16)
     return fn, ret

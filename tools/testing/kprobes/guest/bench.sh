@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-# make bench, guest side: drive kp_bench.ko and print "BENCHRES ..." lines.
+# make bench, guest side: drive kprobe_bench.ko (samples/kprobes/
+# kprobe_bench_main.c) and print "BENCHRES ..." lines.
 # Parameters come from the kernel command line: kpb_n (calls per per-hit
 # row), kpb_rs (rounds of the row with 100 calls in flight), kpb_reg
 # (registration sizes), kpb_mt (calls per CPU, all CPUs),
@@ -40,9 +41,9 @@ for a in $(cat /proc/cmdline); do
 	kpb_vias=*) VIAS=$(echo "${a#kpb_vias=}" | tr , ' ') ;;
 	esac
 done
-ctl=/sys/kernel/debug/kp_bench/ctl
+ctl=/sys/kernel/debug/kprobe_bench/ctl
 opt=/proc/sys/debug/kprobes-optimization
-insmod $KP_MOD/kp_bench.ko || { echo "BENCHRES error=no-module"; exit 0; }
+insmod $KP_MOD/kprobe_bench.ko || { echo "BENCHRES error=no-module"; exit 0; }
 echo "BENCHRES row=info kernel=$(uname -r) cpus=$(grep -c ^processor /proc/cpuinfo) part=$PART"
 
 # value of KEY in "key=value ..." $2
@@ -133,7 +134,7 @@ trace_row() {
 	echo "trace 2000" > $ctl
 	echo "BENCHTRACE label=$1 done $(cat $ctl) $st want=$want"
 	# symbols of the module and of the slot and detour pages, now
-	grep -E '\[(kp_bench|__builtin__kprobes)\]' /proc/kallsyms | sed 's/^/KPBSYM /'
+	grep -E '\[(kprobe_bench|__builtin__kprobes)\]' /proc/kallsyms | sed 's/^/KPBSYM /'
 	echo disarm > $ctl
 }
 # teardown (bench-teardown.sh): the attach and detach rows of kpb_attach
@@ -144,14 +145,14 @@ if [ "$PART" = teardown ]; then
 			kp_attach $via $n
 		done
 	done
-	rmmod kp_bench
+	rmmod kprobe_bench
 	exit 0
 fi
 if [ "$PART" = trace ]; then
 	for r in $TRACE; do
 		trace_row $r
 	done
-	rmmod kp_bench
+	rmmod kprobe_bench
 	exit 0
 fi
 
@@ -193,7 +194,7 @@ if [ "$PART" != multi ]; then
 	fi
 fi
 if [ "$PART" = hit ]; then
-	rmmod kp_bench
+	rmmod kprobe_bench
 	exit 0
 fi
 # kretprobe throughput, every CPU at once (entry as the sysctl says)
@@ -265,4 +266,4 @@ elif [ -w $opt ] && [ "$(cat $opt)" = 1 ]; then
 else
 	echo "BENCHRES row=opt na=1"
 fi
-rmmod kp_bench
+rmmod kprobe_bench

@@ -23,13 +23,13 @@
  *                        "-:name" lines
  *   kp_attach bpf N      a bpftrace-style run: a child opens N kprobe PMU
  *                        events, each with a BPF program that counts its
- *                        runs (PERF_EVENT_IOC_SET_BPF), makes kp_bench.ko
+ *                        runs (PERF_EVENT_IOC_SET_BPF), makes kprobe_bench.ko
  *                        call each function once and exits without
  *                        closing anything; the parent times the attach,
  *                        the child's exit until it is reaped (waitpid),
  *                        and the whole run
  *
- * The functions are kpb_fn_1000 ... of the benchmark module kp_bench.ko,
+ * The functions are kpb_fn_1000 ... of the benchmark module kprobe_bench.ko,
  * which must be loaded.  Prints one line:
  *
  *   BENCHRES row=attach via=perf|perf4|events n=N ret=0|ERRNO done=K
@@ -52,7 +52,7 @@
 #define NPROCS		4
 #define FN_FIRST	1000
 #define TRACEFS		"/sys/kernel/tracing"
-#define KPB_CTL		"/sys/kernel/debug/kp_bench/ctl"
+#define KPB_CTL		"/sys/kernel/debug/kprobe_bench/ctl"
 
 static char names[NMAX][24];
 static int fds[NMAX];
@@ -72,7 +72,7 @@ static void report(const char *via, int n, int ret, int done,
 }
 
 /*
- * Whether kprobes/list still lists a probe on a function of kp_bench.ko
+ * Whether kprobes/list still lists a probe on a function of kprobe_bench.ko
  * (" kpb_fn_"), or -1 when it cannot be read.
  */
 static int kpb_listed(void)
@@ -348,7 +348,7 @@ static int by_events_batch(int n, int multi)
 
 /*
  * The child of a bpftrace-style run: a counting program on every
- * function, then one call of each (kp_bench.ko), and exit with every fd
+ * function, then one call of each (kprobe_bench.ko), and exit with every fd
  * still open, as a tracer that is killed or simply ends does.
  */
 static void bpf_child(int n, int up)

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # Closing perf kprobe events: kp_attach opens N events of the kprobe PMU
-# (one per function of kp_bench.ko) and closes them one by one.  With
+# (one per function of kprobe_bench.ko) and closes them one by one.  With
 # the teardown series (patches/teardown/: the ours and fixes flavours)
 # the closing process waits for no grace period, and the reaper
 # unregisters the kprobes in a few batches; on every flavour the kprobes
@@ -9,7 +9,7 @@
 # tells who waited and how often.
 . /guest/lib.sh
 N=40
-# wait_gone: gone=1 once no probe on kp_bench.ko's functions is left in
+# wait_gone: gone=1 once no probe on kprobe_bench.ko's functions is left in
 # kprobes/list (the reaper: a few grace periods, seconds at most), else 0
 wait_gone() {
 	gone=0
@@ -18,7 +18,7 @@ wait_gone() {
 		sleep 0.1
 	done
 }
-insmod $KP_MOD/kp_bench.ko || { fail perfreap.module; exit 0; }
+insmod $KP_MOD/kprobe_bench.ko || { fail perfreap.module; exit 0; }
 WAITS="synchronize_rcu synchronize_rcu_tasks_trace synchronize_srcu"
 echo 0 > $KP_TR/tracing_on
 echo "$WAITS" | tr ' ' '\n' > $KP_TR/set_ftrace_filter
@@ -91,13 +91,13 @@ fi
 # functions take new events, and every probe goes again.
 out=$(kp_attach perf $N)
 echo "  $out"
-check perfreap.rmmod-pending rmmod kp_bench
+check perfreap.rmmod-pending rmmod kprobe_bench
 wait_gone
 expect_eq perfreap.rmmod-reaped "$gone" 1
-check perfreap.reload insmod $KP_MOD/kp_bench.ko
+check perfreap.reload insmod $KP_MOD/kprobe_bench.ko
 out=$(kp_attach perf $N)
 echo "  $out"
 expect_eq perfreap.reload-attached "$(echo "$out" | tr ' ' '\n' | grep -E '^(ret|done)=' | tr '\n' ' ')" "ret=0 done=$N "
 wait_gone
 expect_eq perfreap.reload-unregistered "$gone" 1
-rmmod kp_bench
+rmmod kprobe_bench

@@ -1,4 +1,4 @@
-# clock investigation guest script: rows of kp_bench under host markers
+# clock investigation guest script: rows of kprobe_bench under host markers
 . /guest/lib.sh
 N=20000
 ROWS="none f"
@@ -8,9 +8,9 @@ for a in $(cat /proc/cmdline); do
 	kpc_rows=*) ROWS=$(echo "${a#kpc_rows=}" | tr , ' ') ;;
 	esac
 done
-ctl=/sys/kernel/debug/kp_bench/ctl
+ctl=/sys/kernel/debug/kprobe_bench/ctl
 opt=/proc/sys/debug/kprobes-optimization
-insmod $KP_MOD/kp_bench.ko || exit 0
+insmod $KP_MOD/kprobe_bench.ko || exit 0
 kv() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 # warm-up
 echo "run $N" > $ctl
@@ -42,4 +42,4 @@ for r in $ROWS; do
 	echo "CLKRES row=$r $res"
 	[ -n "$kind" ] && echo disarm > $ctl
 done
-rmmod kp_bench
+rmmod kprobe_bench

@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # run.sh FLAVOUR OUT N ROWS QEMU-EXTRA [LOGMASK]: one boot of a built
-# kernel (CLK_BUILD/obj-FLAVOUR-x86_64, its kp-initramfs/ and kp_bench.ko
+# kernel (CLK_BUILD/obj-FLAVOUR-x86_64, its kp-initramfs/ and kprobe_bench.ko
 # as build.sh left them) under TCG, -smp 1, as bench.sh boots it.  The
-# guest runs clk.sh (KPC_MODE=clk: kp_bench rows ROWS, N calls each,
+# guest runs clk.sh (KPC_MODE=clk: kprobe_bench rows ROWS, N calls each,
 # each framed by CLKMARK lines) clk2.sh (KPC_MODE=clk2: kp_clk.ko,
 # built beforehand into CLK_WORK/mod-FLAVOUR/, default /tmp/clk) or clk3.sh (KPC_MODE=clk3:
 # where the written data of the f hit and the code around it lie).  drive.py runs "info jit"

@@ -1,16 +1,35 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kp_bench: per-hit and registration cost of kprobes, through the public
- * API only, so that the same source measures both flavours.
+ * kprobe_bench: what kprobes cost, measured through their public API
+ * only, so that the same module measures any kernel that has kprobes.
  *
- * Commands written to /sys/kernel/debug/kp_bench/ctl:
- *   arm KIND      plant one probe of KIND:
+ * Load it (insmod kprobe_bench.ko), write a command to
+ * /sys/kernel/debug/kprobe_bench/ctl, then read that file: it holds the
+ * result of the last command as "key=value" pairs.  Times are in
+ * nanoseconds (ktime_get_ns()), "hits" is what the handlers counted,
+ * "missed" what the probe missed (its nmissed) during the command.  For
+ * example, the cost of a hit on a probe that runs without a second trap:
+ *
+ *	cd /sys/kernel/debug/kprobe_bench
+ *	echo 0 > /proc/sys/debug/kprobes-optimization
+ *	echo "run 100000" > ctl; cat ctl	# the unprobed calls
+ *	echo "arm b" > ctl; cat ctl
+ *	echo state > ctl; cat ctl		# state=trap
+ *	echo "run 100000" > ctl; cat ctl	# the same calls, probed
+ *	echo disarm > ctl
+ *
+ * The difference of the two "run" times divided by the calls is the
+ * cost of one hit.
+ *
+ * Commands:
+ *   arm KIND      plant one probe of KIND (replacing the armed one):
  *                   k   kprobe with a post_handler inside kpb_target()
- *                       (single-step path)
- *                   b   kprobe without post_handler inside kpb_target()
- *                       (boosted or optimized, as the optimization
- *                       sysctl says)
- *                   f   kprobe at kpb_target()'s entry (its ftrace site)
+ *                   b   the same without post_handler: boosted (no
+ *                       second trap) where the architecture can, or
+ *                       jump-optimized when the kprobes-optimization
+ *                       sysctl allows
+ *                   f   kprobe at kpb_target()'s entry, its ftrace site
+ *                       (kprobes on ftrace)
  *                   r   kretprobe on kpb_target_nt(), which has no ftrace
  *                       site: its entry probe is a breakpoint, or a jump
  *                       once optimized
@@ -18,18 +37,20 @@
  *                   rs  kretprobe with the default maxactive on
  *                       kpb_sleeper(), which has no ftrace site and
  *                       sleeps (command "sleep")
- *                   j   jprobe (where the kernel has jprobes)
+ *                   j   jprobe on kpb_target(), where the kernel has jprobes
+ *                 result: kind, ret (0 or the error of the registration)
+ *                 and the probe's offset in kpb_target() (k, b)
  *   disarm        remove it
  *   state         the text at the armed probe's address, and what it is:
  *                 trap (int3, BRK), jump (jmp rel32, B) or ftrace (the
  *                 call of an ftrace site), else other.  Read from the
- *                 text itself, the same way on both flavours (kprobes/list
- *                 shows [OPTIMIZED] on upstream as soon as the probe is
- *                 queued, before its jump is written)
+ *                 text itself, the same way on every kernel (kprobes/list
+ *                 may show [OPTIMIZED] as soon as the probe is queued
+ *                 for optimization, before its jump is written)
  *   run N [nt]    call the armed probe's function N times (unarmed:
  *                 kpb_target(), or kpb_target_nt() with "nt"); says how
- *                 many hits the handlers counted and how many the probe
- *                 missed meanwhile
+ *                 long the calls took, how many hits the handlers
+ *                 counted and how many the probe missed meanwhile
  *   mt N [nt]     as run, N times on every online CPU at once
  *   sleep N [S]   S kthreads (default KPB_SLEEPERS) call kpb_sleeper()
  *                 N + 1 times each, in rounds: each round, all S are
@@ -41,6 +62,7 @@
  *                 the ones its entry probe missed)
  *   reg N MODE    register then unregister N kprobes on N distinct
  *                 functions, MODE one (one call each) or batch
+ *                 (register_kprobes(), unregister_kprobes())
  *   opt N S       register N kprobes (one batch) inside N distinct
  *                 functions, past their ftrace sites, where they can be
  *                 optimized, and wait (at most S seconds) until the text
@@ -49,15 +71,16 @@
  *   optfree       unregister the probes of "opt"
  *   fns N         call each of the first N registration functions
  *                 (kpb_fn_1000 ...) once, through the table: what
- *                 probes that tools put on them (kp_attach) see as hits
+ *                 probes put on them from user space (perf, kprobe
+ *                 events) see as hits
  *   trace MS [nt] one call of the armed probe's function (as "run"),
- *                 after an untraced one (the steady state),
- *                 framed for trace-hit.sh: "KPBTRACE on" on the console,
- *                 MS milliseconds for the host to start QEMU's
- *                 per-instruction log, the call, "KPBTRACE off ret=..."
- *                 (where the call returns to) and MS more to stop it
- * The result of the last command is read from the same file, as
- * "key=value" pairs.
+ *                 after an untraced one (the steady state), framed for
+ *                 an instruction tracer outside the kernel (an
+ *                 emulator's execution log): "KPBTRACE on" on the
+ *                 console, MS milliseconds for the tracer to start, the
+ *                 call, "KPBTRACE off" and MS more to stop it; the
+ *                 result gives the address where the traced call starts
+ *                 (fn) and the one it returns to (ret)
  */
 #include <linux/module.h>
 #include <linux/kprobes.h>
@@ -70,7 +93,7 @@
 #include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/wait.h>
-#include "kp_bench.h"
+#include "kprobe_bench.h"
 
 static DEFINE_MUTEX(kpb_lock);
 static char kpb_result[256];
@@ -100,22 +123,11 @@ static int kpb_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 static struct kprobe kpb_kp;
 static struct kretprobe kpb_rp;
 
-#ifdef CONFIG_JPROBES
-static unsigned long kpb_jentry(unsigned long x)
-{
-	atomic_long_inc(&kpb_hits);
-	jprobe_return();
-	return 0;
-}
-
-static struct jprobe kpb_jp = { .entry = kpb_jentry };
-#endif
-
 /*
  * The first offset past the entry where a plain kprobe registers, at the
  * very address asked for (an address inside a patchable function entry
  * may be moved to the entry proper, which is not the same instruction on
- * both flavours).
+ * every kernel).
  */
 static int kpb_arm_inside(bool post)
 {
@@ -190,11 +202,8 @@ static int kpb_arm(const char *kind)
 		ret = kpb_arm_kretprobe("kpb_target", true, 4 * num_possible_cpus());
 	} else if (!strcmp(kind, "rs")) {
 		ret = kpb_arm_kretprobe("kpb_sleeper", false, 0);
-#ifdef CONFIG_JPROBES
-	} else if (!strcmp(kind, "j")) {
-		kpb_jp.kp = (struct kprobe){ .symbol_name = "kpb_target" };
-		ret = register_jprobe(&kpb_jp);
-#endif
+	} else if (IS_ENABLED(CONFIG_JPROBES) && !strcmp(kind, "j")) {
+		ret = kpb_jprobe_arm(&kpb_hits);
 	} else {
 		return -EOPNOTSUPP;
 	}
@@ -216,10 +225,8 @@ static struct kprobe *kpb_armed_kprobe(void)
 		return NULL;
 	if (kpb_is_kretprobe())
 		return &kpb_rp.kp;
-#ifdef CONFIG_JPROBES
-	if (kpb_kind[0] == 'j')
-		return &kpb_jp.kp;
-#endif
+	if (IS_ENABLED(CONFIG_JPROBES) && kpb_kind[0] == 'j')
+		return kpb_jprobe_kprobe();
 	return &kpb_kp;
 }
 
@@ -237,10 +244,8 @@ static void kpb_disarm(void)
 {
 	if (kpb_is_kretprobe())
 		unregister_kretprobe(&kpb_rp);
-#ifdef CONFIG_JPROBES
-	else if (!strcmp(kpb_kind, "j"))
-		unregister_jprobe(&kpb_jp);
-#endif
+	else if (IS_ENABLED(CONFIG_JPROBES) && kpb_kind[0] == 'j')
+		kpb_jprobe_disarm();
 	else if (kpb_kind[0])
 		unregister_kprobe(&kpb_kp);
 	kpb_kind[0] = '\0';
@@ -281,7 +286,7 @@ static u64 kpb_call_fns(unsigned long n)
 static void *kpb_trace_ret;
 
 /*
- * The traced call: trace-hit.sh counts the instructions from this
+ * The traced call: the tracer counts the instructions from this
  * function's entry until the pc is back at kpb_trace_ret.
  */
 static noinline unsigned long kpb_trace_one(bool nt)
@@ -297,13 +302,13 @@ static unsigned long kpb_trace(unsigned long ms, bool nt)
 	/*
 	 * One call first, not traced: the traced one is a hit in the steady
 	 * state, as the benchmark's loop measures it (a kretprobe's instance
-	 * comes from where the last return put it, on either flavour).
+	 * comes from where the last return put it).
 	 */
 	kpb_trace_one(nt);
-	pr_warn("KPBTRACE on fn=%px\n", kpb_trace_one);
+	pr_warn("KPBTRACE on\n");
 	msleep(ms);
 	r = kpb_trace_one(nt);
-	pr_warn("KPBTRACE off ret=%px\n", kpb_trace_ret);
+	pr_warn("KPBTRACE off\n");
 	msleep(ms);
 	return r;
 }
@@ -549,7 +554,7 @@ static int kpb_opt_offset(unsigned int *offset)
 /*
  * What the text at @addr is: a trap (breakpoint), a jump (the optimizer's)
  * or the call of an ftrace site.  Read from the text, the same way on
- * both flavours; @text gets its first instruction word (arm64) or byte.
+ * every kernel; @text gets its first instruction word (arm64) or byte.
  */
 static const char *kpb_text_state(unsigned long addr, unsigned int *text)
 {
@@ -600,7 +605,7 @@ static unsigned long kpb_opt_count(void)
 /* Wait until every probe of "opt" jumps, or @secs: ns since t0, how many. */
 static u64 kpb_opt_wait(unsigned long secs, unsigned long *done)
 {
-	u64 deadline = kpb_opt_t0 + secs * NSEC_PER_SEC, now;
+	u64 deadline = kpb_opt_t0 + (u64)secs * NSEC_PER_SEC, now;
 
 	for (;;) {
 		*done = kpb_opt_count();
@@ -678,7 +683,9 @@ static ssize_t kpb_ctl_write(struct file *file, const char __user *ubuf,
 
 	mutex_lock(&kpb_lock);
 	if (!strcmp(cmd, "arm")) {
-		sscanf(buf, "%15s %3s", cmd, arg);
+		/* the kind, at most three characters ("" without one) */
+		if (sscanf(buf, "%15s %3s", cmd, arg) != 2)
+			arg[0] = '\0';
 		if (kpb_kind[0])
 			kpb_disarm();
 		ret = kpb_arm(arg);
@@ -712,8 +719,12 @@ static ssize_t kpb_ctl_write(struct file *file, const char __user *ubuf,
 
 		atomic_long_set(&kpb_hits, 0);
 		kpb_trace(min(n, 10000UL), nt);
-		snprintf(kpb_result, sizeof(kpb_result), "hits=%ld target=%s\n",
-			 atomic_long_read(&kpb_hits), nt ? "nt" : "t");
+		/* where the traced call starts and returns to, for the tracer */
+		snprintf(kpb_result, sizeof(kpb_result),
+			 "hits=%ld target=%s fn=%lx ret=%lx\n",
+			 atomic_long_read(&kpb_hits), nt ? "nt" : "t",
+			 (unsigned long)kpb_trace_one,
+			 (unsigned long)kpb_trace_ret);
 	} else if (!strcmp(cmd, "mt")) {
 		bool nt = kpb_kind[0] ? kpb_nt : !strcmp(arg, "nt");
 		unsigned int ncpu = 0;
@@ -802,7 +813,7 @@ static struct dentry *kpb_dir;
 
 static int __init kpb_init(void)
 {
-	kpb_dir = debugfs_create_dir("kp_bench", NULL);
+	kpb_dir = debugfs_create_dir("kprobe_bench", NULL);
 	debugfs_create_file("ctl", 0600, kpb_dir, NULL, &kpb_ctl_fops);
 	return 0;
 }

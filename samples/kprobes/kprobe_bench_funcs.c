@@ -1,11 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * 10,000 distinct small functions for the registration benchmark, and
- * the table of their addresses.
+ * kprobe_bench: the functions it probes.  They live in a translation
+ * unit of their own so that the compiler, building the loops of
+ * kprobe_bench_main.c, sees none of their bodies: each call stays a
+ * plain call of the function, with the standard calling convention,
+ * and no clone or interprocedural shortcut moves or hides the probed
+ * instruction.
+ *
+ * 10,000 distinct small functions, kpb_fn_1000 ... kpb_fn_10999, for
+ * the registration commands, and the table of their addresses.
  */
 #include <linux/compiler.h>
 #include <linux/kernel.h>
-#include "kp_bench.h"
+#include "kprobe_bench.h"
 
 #define KPB_FN(n)							\
 	noinline int kpb_fn_##n(int x);					\
@@ -48,26 +55,29 @@ int (* const kpb_fns[KPB_NFUNCS])(int) = {
 	KPB_REF1000(9) KPB_REF1000(10)
 };
 
-#define KPB_TARGET_BODY						\
-	unsigned long a = x + 3, b = x ^ 0x5a5a;			\
-									\
-	barrier();							\
-	a = a * 7 + (b >> 3);						\
-	b = (b << 2) - a;						\
-	return a ^ b
+static __always_inline unsigned long kpb_target_body(unsigned long x)
+{
+	unsigned long a = x + 3, b = x ^ 0x5a5a;
+
+	barrier();
+	a = a * 7 + (b >> 3);
+	b = (b << 2) - a;
+	return a ^ b;
+}
 
 /*
- * The probed functions of the per-hit benchmark, long enough for a jump:
+ * The probed functions of the per-hit commands, long enough for a jump:
  * kpb_target() has an ftrace site at its entry where the kernel has
- * ftrace (rows f and rf probe it there), kpb_target_nt() none, so that a
- * kretprobe's entry probe on it is a breakpoint or a jump (rows r, ro).
+ * ftrace ("arm f" and "arm rf" probe it there), kpb_target_nt() none, so
+ * that a kretprobe's entry probe on it is a breakpoint or, once
+ * optimized, a jump ("arm r").
  */
 noinline unsigned long kpb_target(unsigned long x)
 {
-	KPB_TARGET_BODY;
+	return kpb_target_body(x);
 }
 
 noinline notrace unsigned long kpb_target_nt(unsigned long x)
 {
-	KPB_TARGET_BODY;
+	return kpb_target_body(x);
 }
