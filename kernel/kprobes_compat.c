@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The arch contract of CONFIG_KPROBES_COMPAT (see <linux/kprobes_compat.h>):
- * what the kprobes code of every architecture but x86_64 and arm64 expects
+ * what the kprobes code of every architecture but x86 and arm64 expects
  * from the core, on top of this one.
  *
  * Their breakpoint and single-step handlers drive the hit themselves with

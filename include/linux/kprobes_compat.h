@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The arch interface of the architectures of CONFIG_KPROBES_COMPAT: every
- * architecture with kprobes but x86_64 and arm64.  Included by
+ * architecture with kprobes but x86 and arm64.  Included by
  * <linux/kprobes.h> only.
  *
  * Their code predates this core and keeps its own contract with it, which
