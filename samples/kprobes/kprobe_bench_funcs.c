@@ -14,6 +14,26 @@
 #include <linux/kernel.h>
 #include "kprobe_bench.h"
 
+/* KPB_X10(M, n): M(n0) M(n1) ... M(n9), each digit pasted to n */
+#define KPB_X10(M, n)							\
+	M(n##0) M(n##1) M(n##2) M(n##3) M(n##4)				\
+	M(n##5) M(n##6) M(n##7) M(n##8) M(n##9)
+#define KPB_X100(M, n)							\
+	KPB_X10(M, n##0) KPB_X10(M, n##1) KPB_X10(M, n##2)		\
+	KPB_X10(M, n##3) KPB_X10(M, n##4) KPB_X10(M, n##5)		\
+	KPB_X10(M, n##6) KPB_X10(M, n##7) KPB_X10(M, n##8)		\
+	KPB_X10(M, n##9)
+#define KPB_X1000(M, n)							\
+	KPB_X100(M, n##0) KPB_X100(M, n##1) KPB_X100(M, n##2)		\
+	KPB_X100(M, n##3) KPB_X100(M, n##4) KPB_X100(M, n##5)		\
+	KPB_X100(M, n##6) KPB_X100(M, n##7) KPB_X100(M, n##8)		\
+	KPB_X100(M, n##9)
+/* M(1000) ... M(10999): the KPB_NFUNCS registration functions */
+#define KPB_ALL(M)							\
+	KPB_X1000(M, 1) KPB_X1000(M, 2) KPB_X1000(M, 3) KPB_X1000(M, 4)	\
+	KPB_X1000(M, 5) KPB_X1000(M, 6) KPB_X1000(M, 7) KPB_X1000(M, 8)	\
+	KPB_X1000(M, 9) KPB_X1000(M, 10)
+
 #define KPB_FN(n)							\
 	noinline int kpb_fn_##n(int x);					\
 	noinline int kpb_fn_##n(int x)					\
@@ -21,38 +41,11 @@
 		barrier();						\
 		return x * (n) + 1;					\
 	}
-#define KPB_FN10(n)							\
-	KPB_FN(n##0) KPB_FN(n##1) KPB_FN(n##2) KPB_FN(n##3) KPB_FN(n##4)	\
-	KPB_FN(n##5) KPB_FN(n##6) KPB_FN(n##7) KPB_FN(n##8) KPB_FN(n##9)
-#define KPB_FN100(n)							\
-	KPB_FN10(n##0) KPB_FN10(n##1) KPB_FN10(n##2) KPB_FN10(n##3)	\
-	KPB_FN10(n##4) KPB_FN10(n##5) KPB_FN10(n##6) KPB_FN10(n##7)	\
-	KPB_FN10(n##8) KPB_FN10(n##9)
-#define KPB_FN1000(n)							\
-	KPB_FN100(n##0) KPB_FN100(n##1) KPB_FN100(n##2) KPB_FN100(n##3)	\
-	KPB_FN100(n##4) KPB_FN100(n##5) KPB_FN100(n##6) KPB_FN100(n##7)	\
-	KPB_FN100(n##8) KPB_FN100(n##9)
-
-KPB_FN1000(1) KPB_FN1000(2) KPB_FN1000(3) KPB_FN1000(4) KPB_FN1000(5)
-KPB_FN1000(6) KPB_FN1000(7) KPB_FN1000(8) KPB_FN1000(9) KPB_FN1000(10)
+KPB_ALL(KPB_FN)
 
 #define KPB_REF(n) kpb_fn_##n,
-#define KPB_REF10(n)							\
-	KPB_REF(n##0) KPB_REF(n##1) KPB_REF(n##2) KPB_REF(n##3) KPB_REF(n##4)	\
-	KPB_REF(n##5) KPB_REF(n##6) KPB_REF(n##7) KPB_REF(n##8) KPB_REF(n##9)
-#define KPB_REF100(n)							\
-	KPB_REF10(n##0) KPB_REF10(n##1) KPB_REF10(n##2) KPB_REF10(n##3)	\
-	KPB_REF10(n##4) KPB_REF10(n##5) KPB_REF10(n##6) KPB_REF10(n##7)	\
-	KPB_REF10(n##8) KPB_REF10(n##9)
-#define KPB_REF1000(n)							\
-	KPB_REF100(n##0) KPB_REF100(n##1) KPB_REF100(n##2) KPB_REF100(n##3)	\
-	KPB_REF100(n##4) KPB_REF100(n##5) KPB_REF100(n##6) KPB_REF100(n##7)	\
-	KPB_REF100(n##8) KPB_REF100(n##9)
-
 int (* const kpb_fns[KPB_NFUNCS])(int) = {
-	KPB_REF1000(1) KPB_REF1000(2) KPB_REF1000(3) KPB_REF1000(4)
-	KPB_REF1000(5) KPB_REF1000(6) KPB_REF1000(7) KPB_REF1000(8)
-	KPB_REF1000(9) KPB_REF1000(10)
+	KPB_ALL(KPB_REF)
 };
 
 static __always_inline unsigned long kpb_target_body(unsigned long x)
