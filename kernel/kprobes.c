@@ -72,11 +72,11 @@
 #include <linux/bitmap.h>
 #include <linux/uaccess.h>
 #include <linux/fault-inject.h>
+#include <linux/cacheflush.h>
 #include <kunit/static_stub.h>
 #include <kunit/test-bug.h>
 #include <kunit/visibility.h>
 #include <asm/sections.h>
-#include <asm/cacheflush.h>
 
 #include "kprobes_internal.h"
 

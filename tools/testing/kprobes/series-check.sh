@@ -459,6 +459,9 @@ for ((i = from; i <= to; i++)); do
 				f=${line#*:}
 				sf=$src/${f%.o}
 				[ -f "$sf.c" ] || [ -f "$sf.S" ] || continue
+				# a file the series brings before the patch that
+				# builds it (the rebuilt core before its switch)
+				grep -qwF "$(basename "$f")" "$src/$(dirname "$f")/Makefile" || continue
 				sc_wanted "$obj/.config" "${line%%:*}" && objs+=("$f")
 			done < <(sc_objs "$a" | sed 's/^[[:space:]]*//')
 			[ ${#objs[@]} = 0 ] || mk "${objs[@]}" >> "$log" 2>&1 || ok=1

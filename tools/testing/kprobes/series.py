@@ -65,6 +65,9 @@ class Part:
         self.entries = []    # (path, symbol)
         self.was = []        # (path, regex, text)
         self.versions = []   # (path, file under TOOLS)
+        self.tails = []      # (path, regex)
+        self.moves = []      # (upstream path, temporary path)
+        self.transient = []  # (file under TOOLS, reverse?)
 
 
 def unescape(s):
@@ -110,6 +113,17 @@ def parse_map():
                 cur.was.append((words[1], rx, unescape(text), where))
             elif kw == 'version':
                 cur.versions.append((words[1], words[2], where))
+            elif kw == 'tail':
+                cur.tails.append((words[1], line.split(None, 2)[2], where))
+            elif kw == 'move':
+                if len(words) != 3:
+                    die('%s: move UPSTREAM-PATH TEMPORARY-PATH' % where)
+                cur.moves.append((words[1], words[2], where))
+            elif kw == 'patch':
+                rev = len(words) == 3 and words[1] == '-R'
+                if len(words) != 2 and not rev:
+                    die('%s: patch [-R] FILE' % where)
+                cur.transient.append((words[-1], rev, where))
             elif len(words) == 1:
                 if kw.startswith('patches/'):
                     cur.patches.append((kw, where))
@@ -228,6 +242,19 @@ class Series:
                 self.patch_part[p] = hits[0][0]
         # upstream's files: go when ours of that name arrives, or by a
         # remove rule, which must not come after the arrival
+        # An upstream file may first move out of the way ("move"): ours
+        # of that name can then arrive while it is still there, at its
+        # temporary path, until a remove rule takes it.
+        self.moved = {}      # upstream path -> (part, temporary path)
+        for i, p in enumerate(self.parts):
+            for u, tmp, w in p.moves:
+                if u not in self.upstream:
+                    die('%s: %s is not an upstream file' % (w, u))
+                if u in self.moved:
+                    die('%s: %s moved twice' % (w, u))
+                if u in self.arrive and self.arrive[u] < i:
+                    die('%s: %s moved after ours arrived' % (w, u))
+                self.moved[u] = (i, tmp)
         self.remove_at = {}
         for u in self.upstream:
             hits = [(i, w) for i, p in enumerate(self.parts)
@@ -239,9 +266,14 @@ class Series:
                     (u, ', '.join(w for _, w in hits)))
             if hits:
                 i = hits[0][0]
-                if u in self.arrive and self.arrive[u] < i:
+                if u in self.moved:
+                    if i <= self.moved[u][0]:
+                        die('%s: removed at %s, not after its move' % (u, hits[0][1]))
+                elif u in self.arrive and self.arrive[u] < i:
                     die('%s: removed at %s after ours arrived' % (u, hits[0][1]))
                 self.remove_at[u] = i
+            elif u in self.moved:
+                die('%s is moved but removed by no "remove" rule' % u)
             elif u not in self.arrive:
                 die("upstream's %s is replaced by no file of ours and "
                     'removed by no "remove" rule' % u)
@@ -257,6 +289,19 @@ class Series:
                 if not idx:
                     die('%s: "%s" matches no line of %s' % (w, rx, path))
                 self.held.setdefault(path, []).append((i, idx))
+            for path, rx, w in p.tails:
+                self.need_arrived(path, i, w)
+                text = '\n'.join(self.read(path))
+                ms = list(re.finditer(rx, text, re.M))
+                if len(ms) != 1:
+                    die('%s: "%s" matches %d times in %s, not once' %
+                        (w, rx, len(ms), path))
+                first = text.count('\n', 0, ms[0].start())
+                idx = set(range(first, text.count('\n') + 1))
+                self.held.setdefault(path, []).append((i, idx))
+            for f, rev, w in p.transient:
+                if not os.path.isfile(os.path.join(TOOLS, f)):
+                    die('%s: no %s' % (w, f))
             for path, sym, w in p.entries:
                 self.need_arrived(path, i, w)
                 idx = kconfig_entry(self.read(path), sym)
@@ -344,14 +389,17 @@ class Series:
             apply_patch(d, p)
 
 
-def apply_patch(d, p):
-    with open(os.path.join(ROOT, 'patches', p)) as f:
+def apply_patch(d, p, where=None, reverse=False):
+    where = where or os.path.join(ROOT, 'patches')
+    with open(os.path.join(where, p)) as f:
         r = subprocess.run(['patch', '-p1', '-s', '--no-backup-if-mismatch',
-                            ], cwd=d, stdin=f, stdout=subprocess.PIPE,
+                            ] + (['-R'] if reverse else []),
+                           cwd=d, stdin=f, stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, text=True)
     if r.returncode:
-        die('patches/%s does not apply in its part (context from a later '
-            'part?):\n%s' % (p, r.stdout))
+        die('%s does not apply in its part (context from a later '
+            'part?):\n%s' % (os.path.relpath(os.path.join(where, p), ROOT),
+                              r.stdout))
 
 
 def write(d, path, text):
@@ -387,10 +435,17 @@ def build(tree):
     basecommit = git('rev-parse', 'HEAD', cwd=tree).strip()
     for k, part in enumerate(s.parts):
         for u in s.upstream:
+            if s.moved.get(u, (None,))[0] == k:
+                tmp = os.path.join(tree, s.moved[u][1])
+                os.makedirs(os.path.dirname(tmp), exist_ok=True)
+                os.rename(os.path.join(tree, u), tmp)
+        for u in s.upstream:
             if s.remove_at.get(u) == k:
-                fp = os.path.join(tree, u)
+                fp = os.path.join(tree, s.moved[u][1] if u in s.moved else u)
                 if os.path.exists(fp):
                     os.remove(fp)
+        for f, rev, _ in part.transient:
+            apply_patch(tree, f, TOOLS, rev)
         for f in s.ours:
             c = s.content(f, k)
             if c is not None:
@@ -439,6 +494,12 @@ def listing():
             print('     ~ %s: /%s/ (was "%s")' % (path, rx, text.strip()))
         for path, vf, _ in part.versions:
             print('     v %s (from %s)' % (path, vf))
+        for path, rx, _ in part.tails:
+            print('     ~ %s: from /%s/ to the end' % (path, rx))
+        for u, tmp, _ in part.moves:
+            print('     > %s (upstream) moves to %s' % (u, tmp))
+        for f, rev, _ in part.transient:
+            print('     p %s%s (transient)' % ('-R ' if rev else '', f))
     for p in sorted(s.wb):
         print('   workbench only: patches/%s' % p)
 
