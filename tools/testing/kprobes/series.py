@@ -114,7 +114,9 @@ def parse_map():
             elif kw == 'version':
                 cur.versions.append((words[1], words[2], where))
             elif kw == 'tail':
-                cur.tails.append((words[1], line.split(None, 2)[2], where))
+                cur.tails.append((words[1], line.split(None, 2)[2], where, True))
+            elif kw == 'block':
+                cur.tails.append((words[1], line.split(None, 2)[2], where, False))
             elif kw == 'move':
                 if len(words) != 3:
                     die('%s: move UPSTREAM-PATH TEMPORARY-PATH' % where)
@@ -289,7 +291,7 @@ class Series:
                 if not idx:
                     die('%s: "%s" matches no line of %s' % (w, rx, path))
                 self.held.setdefault(path, []).append((i, idx))
-            for path, rx, w in p.tails:
+            for path, rx, w, to_end in p.tails:
                 self.need_arrived(path, i, w)
                 text = '\n'.join(self.read(path))
                 ms = list(re.finditer(rx, text, re.M))
@@ -297,7 +299,9 @@ class Series:
                     die('%s: "%s" matches %d times in %s, not once' %
                         (w, rx, len(ms), path))
                 first = text.count('\n', 0, ms[0].start())
-                idx = set(range(first, text.count('\n') + 1))
+                last = text.count('\n') if to_end else \
+                    text.count('\n', 0, max(ms[0].end() - 1, ms[0].start()))
+                idx = set(range(first, last + 1))
                 self.held.setdefault(path, []).append((i, idx))
             for f, rev, w in p.transient:
                 if not os.path.isfile(os.path.join(TOOLS, f)):
@@ -494,8 +498,9 @@ def listing():
             print('     ~ %s: /%s/ (was "%s")' % (path, rx, text.strip()))
         for path, vf, _ in part.versions:
             print('     v %s (from %s)' % (path, vf))
-        for path, rx, _ in part.tails:
-            print('     ~ %s: from /%s/ to the end' % (path, rx))
+        for path, rx, _, to_end in part.tails:
+            print('     ~ %s: %s /%s/%s' % (path, 'from' if to_end else 'block',
+                                          rx, ' to the end' if to_end else ''))
         for u, tmp, _ in part.moves:
             print('     > %s (upstream) moves to %s' % (u, tmp))
         for f, rev, _ in part.transient:

@@ -11,7 +11,6 @@
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
 #include <linux/kretprobes.h>
-#include <linux/jprobes.h>
 #include <linux/ftrace.h>
 #include <linux/kallsyms.h>
 #include <linux/vmalloc.h>
@@ -199,13 +198,15 @@ static noinline __used __noipa long kpc_jtarget(long x)
 	return x + 3;
 }
 
-static long __maybe_unused kpc_jhandler(long x)
+#ifdef CONFIG_JPROBES
+static long kpc_jhandler(long x)
 {
 	kpc_check(&kpc.jp, NULL, NULL, 0, 0, KPC_SP_ENTRY,
 		  BIT(KPC_IF) | BIT(KPC_RUNNING) | BIT(KPC_STATUS));
 	jprobe_return();
 	return 0;
 }
+#endif
 
 enum {
 	KPC_EXLOAD, KPC_IJMP, KPC_BOOST, KPC_POSTCOPY, KPC_OPT, KPC_FTRACED,

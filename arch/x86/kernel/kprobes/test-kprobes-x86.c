@@ -32,7 +32,6 @@
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
 #include <linux/kretprobes.h>
-#include <linux/jprobes.h>
 #include <linux/ftrace.h>
 #include <linux/kallsyms.h>
 #include <linux/hrtimer.h>
