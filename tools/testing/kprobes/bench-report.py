@@ -1014,9 +1014,501 @@ def report_main(argv):
     return 0
 
 
+# ---------------------------------------------------------------------
+# The cover letter's figures: bench-report.py cover.
+#
+# series-msgs/cover.txt quotes no figure of its own: a line that is only
+# a placeholder (@@PERHIT@@ ...) stands for a block this generator makes
+# from the stored results, and series.sh fills them when it writes the
+# cover letter.  The benchmark's blocks come from one run per
+# architecture, the newest complete one (both kernels, per-hit and
+# multi-CPU boots); the teardown block from the newest teardown run of
+# each architecture; the architectures block from the stored
+# series-check and archcheck results.  "cover --lint FILE" fails on a
+# digit-bearing figure of FILE outside the placeholders that
+# COVER_ALLOW does not name.
+
+# The per-hit rows the cover letter shows, with its short names.
+COVER_ROWS = [('k', 'post_handler'), ('b', 'no post_handler'),
+              ('o', 'jump-optimized'), ('f', 'on ftrace'),
+              ('r', 'kretprobe, trap'), ('ro', 'kretprobe, jump'),
+              ('rf', 'kretprobe, ftrace')]
+
+# Rows whose two clocks disagree, said shortly for the cover letter (the
+# report's CLOCK_NOTES has the whole of it).
+COVER_CLOCK_NOTES = {
+    ('x86_64', 'f'):
+        'this series runs the handlers with interrupts masked on every '
+        'path, so its ftrace callback unmasks them with sti on the way '
+        'out, where 6.12\'s leaves the flag alone.  QEMU\'s TCG ends a '
+        'translation block at sti and runs the next instruction alone in '
+        'a block of its own (the interrupt shadow), which costs emulator '
+        'time, not guest instructions; on hardware sti is neither '
+        'serializing nor a trap.  No exception, translation-block '
+        'invalidation or store into a code page happens per hit on either '
+        'kernel (the project\'s results/clocks/2026-11-28-x86_64-f/NOTES.md).',
+}
+
+# Registration rows of the cover letter: batches unregistered right
+# after register_kprobes() and once jump-optimized, of these sizes.
+COVER_UNREG_SIZES = (100, 10000)
+# A registration, attach or detach row goes under "where it loses" when
+# ours costs more than this times 6.12's.
+COVER_LOSS = 1.10
+
+# The architectures with kprobes (x86 in both widths) and what the
+# results call them.
+COVER_ARCHES = ['x86_64', 'i386', 'arm64', 'arm', 'riscv64', 'ppc64le', 's390x',
+                'mips', 'arc', 'parisc', 'sh4', 'sparc64', 'loongarch', 'csky']
+
+# What cover.txt may hold with a digit outside its placeholders: each
+# pattern with why it is not a measured figure.  Anything else that
+# bears a digit belongs in a generated block.
+COVER_ALLOW = [
+    (r'\b[A-Za-z_][A-Za-z0-9_]*', 'a name (x86_64, arm64, int3, kprobes_arm64, CONFIG_...)'),
+    (r'\b6\.12(?:\.117(?:-1~deb12u1)?)?(?![\d.])', 'the version of the base'),
+    (r'\b4\.15\b', 'the release that removed jprobes'),
+    (r'\b(?:1|32|64) KiB\b', 'sizes of the kretprobe task storage, constants of the code'),
+    (r'\b128 bytes\b', 'the jprobe stack copy, a constant of the code'),
+    (r'\b3,061 lines\b', "the size of 6.12's kernel/kprobes.c, which one patch deletes"),
+    (r'\b1,500 lines\b', 'the size rule the series keeps to'),
+]
+PLACEHOLDER = re.compile(r'^@@([A-Z]+)@@$')
+
+
+def cover_lint(text):
+    """The digit-bearing figures of TEXT outside its placeholder lines
+    that COVER_ALLOW does not name, and the unknown placeholders, as
+    [(line number, what)]."""
+    bad = []
+    for no, line in enumerate(text.splitlines(), 1):
+        m = PLACEHOLDER.match(line.strip())
+        if m:
+            if m.group(1) not in COVER_BLOCKS:
+                bad.append((no, 'unknown placeholder %s' % line.strip()))
+            continue
+        if '@@' in line:
+            bad.append((no, 'a placeholder must be a line of its own: %s' % line.strip()))
+        rest = line
+        for pat, _ in COVER_ALLOW:
+            rest = re.sub(pat, lambda m: ' ' * len(m.group(0)), rest)
+        for m in re.finditer(r'\S*\d\S*(?:\s+[A-Za-z%]+)?', rest):
+            bad.append((no, '"%s" in: %s' % (line[m.start():m.end()].strip(), line.strip())))
+    return bad
+
+
+def cover_current(runs):
+    """{arch: (name, path, cfg, rows, data)}: per arch the newest stored
+    run that measured all of it with both kernels (run_complete())."""
+    cur = {}
+    for name, path, cfgs in runs:
+        for cfg, (arches, rows, data) in sorted(cfgs.items()):
+            for a in arches:
+                if run_complete(path, cfg, a):
+                    cur[a] = (name, path, cfg, rows, data)
+    return cur
+
+
+def cover_run_name(name):
+    """A stored run's name without its arches: its UTC start."""
+    return name.split('-x86_64')[0].split('-arm64')[0]
+
+
+def cover_boots(path, cfg, arch, part):
+    """[meta dict] of ARCH's boots of PART (icount, multi, wall) in a run."""
+    return [dict(read_meta(m)) for m in sorted(glob.glob(os.path.join(
+        path, cfg, '*-%s-%s*.meta' % (arch, part))))]
+
+
+def cover_wrap(text, width=72):
+    """TEXT as lines of at most WIDTH columns (two spaces after a
+    sentence kept)."""
+    out, cur, sep = [], '', ''
+    for m in re.finditer(r'(\S+)( *)', text):
+        w = m.group(1)
+        if cur and len(cur) + len(sep) + len(w) > width:
+            out.append(cur)
+            cur = w
+        else:
+            cur = cur + sep + w if cur else w
+        sep = m.group(2) or ' '
+    return out + ([cur] if cur else [])
+
+
+def cover_count(n):
+    """N in words up to ten, else in digits."""
+    words = ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight',
+             'nine', 'ten']
+    return words[n] if 0 <= n < len(words) else '{:,}'.format(n)
+
+
+def cover_order(arches):
+    """ARCHES in the order of COVER_ARCHES."""
+    return sorted(arches, key=lambda a: (COVER_ARCHES.index(a) if a in COVER_ARCHES
+                                         else len(COVER_ARCHES), a))
+
+
+def cover_loads(metas):
+    """'A to B' (or 'A'): the 1-minute host loads of these boots."""
+    loads = sorted(float(m['host load'].split()[0]) for m in metas
+                   if m.get('host load', '').split()[:1] and
+                   re.match(r'^[\d.]+$', m['host load'].split()[0]))
+    if not loads:
+        return '?'
+    return '%.1f' % loads[0] if loads[0] == loads[-1] else '%.1f to %.1f' % (loads[0], loads[-1])
+
+
+def cover_runs_said(cur):
+    """Which runs, said in a sentence's words."""
+    parts = []
+    for arch in cover_order(cur):
+        name, path = cur[arch][0], cur[arch][1]
+        git = dict(read_meta(os.path.join(path, 'run.meta'))).get('git', '?').split()[0][:12]
+        parts.append('%s run %s (project commit %s)' % (arch, cover_run_name(name), git))
+    return ', '.join(parts)
+
+
+NO_BENCH = ['No complete benchmark run is stored: `make bench` makes one.']
+
+
+def cover_perhit(results):
+    cur = cover_current(stored_runs(results))
+    if not cur:
+        return NO_BENCH
+    arches = cover_order(cur)
+    qemu, calls, walls, wall_metas = set(), set(), set(), []
+    for arch in arches:
+        name, path, cfg, rows, data = cur[arch]
+        for m in cover_boots(path, cfg, arch, 'icount') + cover_boots(path, cfg, arch, 'wall'):
+            v = re.search(r'QEMU emulator version (\S+)', m.get('qemu', ''))
+            if v:
+                qemu.add(v.group(1))
+        wall_metas += cover_boots(path, cfg, arch, 'wall')
+        for fl in ('ours', 'upstream'):
+            ic, ws, _ = data.get((arch, fl), (None, [], None))
+            if ic and ic.get('none', {}).get('iters'):
+                calls.add(int(ic['none']['iters']))
+            walls.add(len(ws))
+    said = ('Per hit (make bench, with the benchmark module of this series; one '
+            'stored run per architecture, each booting 6.12.117 and this series '
+            'built from one config): %s.  QEMU %s, TCG.  "insns": guest '
+            'instructions per hit under -icount shift=0, one vCPU, %s calls, the '
+            'unprobed call subtracted; this series / 6.12, and their ratio.  '
+            '"wall": the TCG wall time of a hit in unprobed calls of its own boot, '
+            'this series against 6.12 (%s boot%s per kernel without -icount, one '
+            'vCPU, on a host shared with other builds: load %s on its two CPUs).  '
+            'Under 1, this series is cheaper.'
+            % (cover_runs_said(cur), ', '.join(sorted(qemu)) or '?',
+               ', '.join('{:,}'.format(c) for c in sorted(calls)) or '?',
+               ' or '.join(cover_count(w) for w in sorted(walls)) or '?',
+               '' if walls == {1} else 's', cover_loads(wall_metas)))
+    L = cover_wrap(said) + ['']
+    head1 = '  %-17s' % ''
+    head2 = '  %-17s' % 'row'
+    for arch in arches:
+        head1 += '  %-25s' % arch
+        head2 += '  %-11s %6s %6s' % ('insns', 'ratio', 'wall')
+    L += [head1.rstrip(), head2.rstrip()]
+    for key, what in COVER_ROWS:
+        line = '  %-17s' % what
+        shown = False
+        for arch in arches:
+            t = [x for x in cur[arch][3] if x['arch'] == arch and x['row'] == key]
+            t = t[0] if t else {}
+            o, u = t.get('ours_insns'), t.get('upstream_insns')
+            if o is None and u is None:
+                line += '  %-11s %6s %6s' % ('  - / -', '-', '-')
+                continue
+            shown = True
+            ins = '%4s / %-4s' % ('%.0f' % o if o is not None else 'n/a',
+                                  '%.0f' % u if u is not None else 'n/a')
+            line += '  %-11s %6s %6s' % (ins, md_ratio(t.get('ratio')),
+                                         md_ratio(t.get('norm_ratio')))
+        if shown:
+            L.append(line.rstrip())
+    L += ['', '  ("n/a": that kernel has no such path there; "- / -": neither has)']
+    return L
+
+
+def cover_clocks(results):
+    cur = cover_current(stored_runs(results))
+    titles = dict(ROWS)
+    L = []
+    for arch in cover_order(cur):
+        rows = cur[arch][3]
+        for key, what in COVER_ROWS:
+            t = [x for x in rows if x['arch'] == arch and x['row'] == key]
+            if not t:
+                continue
+            r, w = t[0]['ratio'], t[0].get('norm_ratio')
+            if not r or not w or (r < 1) == (w < 1):
+                continue
+            note = COVER_CLOCK_NOTES.get((arch, key))
+            L += cover_wrap('On %s, the row "%s" is %.2f of 6.12 in instructions but '
+                            '%.2f in wall time: %s' % (
+                                arch, titles.get(key, what), r, w,
+                                note or 'not explained yet; only its instruction '
+                                'count stands.'))
+    if not L:
+        L = cover_wrap('On every row both clocks put this series and 6.12 on the '
+                       'same side of 1.')
+    return L
+
+
+def cover_reg_rows(arch, data):
+    """[(what, 6.12 ns, ours ns)]: batches unregistered right after
+    registration and once optimized (COVER_UNREG_SIZES)."""
+    out = []
+    for n in COVER_UNREG_SIZES:
+        for what, kind in (('%s kprobes, just registered', 'reg'),
+                           ('%s kprobes, once jump-optimized', 'opt')):
+            v = {}
+            for fl in ('upstream', 'ours'):
+                ic = data.get((arch, fl), (None, [], None))[2] or {}
+                if kind == 'reg':
+                    r = [x for x in ic.get('reg', []) if x.get('row') == 'reg' and
+                         x.get('mode') == 'batch' and x.get('n') == str(n)]
+                else:
+                    r = [x for x in ic.get('opt', []) if x.get('n') == str(n)]
+                r = r[0] if r else {}
+                ok = r.get('ret') == '0' and 'unreg_ns' in r and \
+                    (kind == 'reg' or r.get('jumps') == r.get('n'))
+                v[fl] = int(r['unreg_ns']) if ok else None
+            if v['upstream'] is not None or v['ours'] is not None:
+                out.append((what % '{:,}'.format(n), v['upstream'], v['ours']))
+    return out
+
+
+def cover_unregister(results):
+    cur = cover_current(stored_runs(results))
+    if not cur:
+        return NO_BENCH
+    L = cover_wrap('Unregistering a batch with unregister_kprobes() (the same runs; '
+                   'guest time under -icount, two vCPUs):') + ['']
+    L.append('  %-44s %9s %9s' % ('', '6.12', 'ours'))
+    for arch in cover_order(cur):
+        for what, u, o in cover_reg_rows(arch, cur[arch][4]):
+            L.append('  %-44s %9s %9s' % ('%s, %s' % (arch, what), md_time(u), md_time(o)))
+    return L
+
+
+def cover_losses(results):
+    cur = cover_current(stored_runs(results))
+    if not cur:
+        return NO_BENCH
+    L = []
+    fmt = '  %-7s %-43s %8s %8s'
+    for arch in cover_order(cur):
+        name, path, cfg, rows, data = cur[arch]
+        for key, what in COVER_ROWS:
+            t = [x for x in rows if x['arch'] == arch and x['row'] == key]
+            if t and t[0]['ratio'] and t[0]['ratio'] > COVER_LOSS:
+                L.append(fmt % (arch, what + ', insns per hit',
+                                '%.0f' % t[0]['upstream_insns'], '%.0f' % t[0]['ours_insns']))
+        for t in rows:
+            if t['arch'] != arch or 'ours' not in t or t['row'] == 'mt':
+                continue
+            if t['ratio'] and t['ratio'] > COVER_LOSS:
+                L.append(fmt % (arch, t['what'], md_time(t['upstream']), md_time(t['ours'])))
+        for what, u, o in cover_reg_rows(arch, data):
+            if 'optimized' in what and u and o and o / u > COVER_LOSS:
+                L.append(fmt % (arch, 'unregister ' + what, md_time(u), md_time(o)))
+    if not L:
+        return cover_wrap('No row of the same runs costs this series more than %.2f '
+                          'times what it costs 6.12.' % COVER_LOSS)
+    head = cover_wrap('The rows of the same runs where this series costs more than '
+                      '%.2f times what 6.12 does (registration, attach and detach: guest '
+                      'time under -icount, two vCPUs; "one at a time": one '
+                      'register_kprobe() or unregister_kprobe() call per probe):'
+                      % COVER_LOSS) + ['']
+    return head + [fmt % ('', '', '6.12', 'ours')] + L
+
+
+def cover_teardown(results):
+    newest = {}
+    for name, path in stored_dirs(results, 'teardown'):
+        for arch in {a for a, _ in teardown_rows(path)}:
+            newest[arch] = (name, path)
+    if not newest:
+        return ['No teardown run is stored: `make bench-teardown` makes one.']
+    arches = cover_order(newest)
+    said, ns = [], set()
+    for arch in arches:
+        name, path = newest[arch]
+        meta = read_meta(os.path.join(path, 'run.meta'))
+        d = dict(meta)
+        load = [re.search(r'load at the (start|end) ([\d.]+)', v) for k, v in meta if k == 'host']
+        load = ['%s %s' % (m.group(1), m.group(2)) for m in load if m]
+        m = re.search(r'\bn: (\d+)', d.get('arches', ''))
+        if m:
+            ns.add(int(m.group(1)))
+        said.append('%s run %s (project commit %s; host load at the %s)' % (
+            arch, cover_run_name(name), d.get('git', '?').split()[0][:12],
+            ', at the '.join(load) or '?'))
+    L = cover_wrap('Teardown (make bench-teardown; %s kprobes; each kernel booted once '
+                   'with two vCPUs in make check\'s config; guest wall time under TCG): '
+                   '%s.  Columns: 6.12.117, 6.12.117 with the teardown series, this series.'
+                   % (' or '.join('{:,}'.format(n) for n in sorted(ns)) or '?', '; '.join(said)))
+    L += ['', '  %-36s %10s %10s %10s' % ('', '6.12', '+teardown', 'ours')]
+    shown = {('perf', 'detach_ns'): 'closing the perf kprobe events',
+             ('perf', 'gone_ns'): 'until all are unregistered',
+             ('trunc', 'clear_ns'): 'clearing kprobe_events (O_TRUNC)',
+             ('multi', 'remove_ns'): 'one write of all their "-:" lines',
+             ('events', 'detach_ns'): 'one "-:" write per event'}
+    for via, key, _ in TEARDOWN:
+        if (via, key) not in shown:
+            continue
+        L.append('  %s' % shown[(via, key)])
+        for arch in arches:
+            data = teardown_rows(newest[arch][1])
+            vals = []
+            for fl, _ in TEARDOWN_FLAVOURS:
+                r = data.get((arch, fl), {}).get(via)
+                ok = r and r.get('ret') == '0' and r.get('done') == r.get('n') and key in r
+                vals.append(md_time(int(r[key])) if ok else 'n/a')
+            L.append('  %-36s %10s %10s %10s' % ('  ' + arch, *vals))
+    return L
+
+
+def cover_archlist(names):
+    names = cover_order(names)
+    return ', '.join(names[:-1]) + ' and ' + names[-1] if len(names) > 1 else ''.join(names)
+
+
+def cover_arches(results):
+    """Which architectures were booted, which only compiled, from the
+    stored series-check (results/series/) and archcheck runs: per arch
+    the newest stored run that has it."""
+    booted = {}
+    for path in sorted(glob.glob(os.path.join(results, 'series', '*.txt'))):
+        name = os.path.basename(path)[:-4][:16]
+        seen = {}
+        for line in open(path, errors='replace'):
+            m = re.match(r'^SERIES boot\.(\d+)\.(\S+) (PASS|FAIL)', line)
+            if m:
+                b = seen.setdefault(m.group(2), {'steps': [], 'fail': 0})
+                b['steps'].append(int(m.group(1)))
+                b['fail'] += m.group(3) == 'FAIL'
+        for arch, b in seen.items():
+            booted[arch] = (name, b)
+    compiled, kunit = {}, {}
+    for name, path in stored_dirs(results, 'archcheck'):
+        try:
+            lines = open(os.path.join(path, 'archcheck.results'), errors='replace').read().splitlines()
+        except OSError:
+            continue
+        boot, run_kunit = None, {}
+        for i, line in enumerate(lines):
+            w = line.split()
+            if len(w) >= 3 and w[0] == 'ARCHCHECK' and w[1].startswith('ours:'):
+                arch, mode = (w[1].split(':') + ['', ''])[1:3]
+                detail = ' '.join(lines[i + 1:i + 3])
+                compiled[arch] = (name[:16], mode, w[2], 'samples/' in detail)
+            elif line.startswith('# KUnit boot: '):
+                boot = line[len('# KUnit boot: '):].split()[:2]
+            elif len(w) >= 3 and w[0] == 'KUNIT' and boot and boot[0] == 'ours' and \
+                    w[2] in ('PASS', 'FAIL'):
+                k = run_kunit.setdefault(boot[1], {'pass': 0, 'fail': 0})
+                k['pass' if w[2] == 'PASS' else 'fail'] += 1
+        for arch, k in run_kunit.items():
+            kunit[arch] = (name[:16], k)
+    L = []
+    if booted:
+        said = []
+        for a in cover_order(booted):
+            name, b = booted[a]
+            st = sorted(set(b['steps']))
+            said.append('%s %s, steps %02d-%02d, %s' % (
+                a, name, st[0], st[-1],
+                'all passed' if not b['fail'] else '%d failed' % b['fail']))
+        L += cover_wrap('Booted under QEMU (TCG), never on hardware: %s, each step of '
+                        'the series linked and booted with the kprobes KUnit suites it '
+                        'has (make series-check; the newest stored run of each '
+                        'architecture: %s).  x86_64 and arm64 are also what make check '
+                        'boots.'
+                        % (cover_archlist(booted), '; '.join(said)))
+    if kunit:
+        L += cover_wrap('KUnit booted by make archcheck: %s.' % '; '.join(
+            '%s (%s: %d passed, %d failed)' % (a, kunit[a][0], kunit[a][1]['pass'],
+                                               kunit[a][1]['fail'])
+            for a in cover_order(kunit)))
+    only = {a: v for a, v in compiled.items() if a not in booted and a not in kunit}
+    if only:
+        groups = {}
+        for a in cover_order(only):
+            name, mode, verdict, samples = only[a]
+            groups.setdefault((name, mode, samples), []).append('%s%s' % (
+                a, '' if verdict == 'PASS' else ' (%s)' % verdict))
+        said = []
+        for (name, mode, samples), names in sorted(groups.items()):
+            said.append('%s (%s, %s%s)' % (
+                cover_archlist(names) if all(' ' not in n for n in names) else ', '.join(names),
+                name, 'the kprobes objects' if mode == 'fast' else mode,
+                ' and the kprobes samples' if samples else ''))
+        L += cover_wrap('Compiled only, never booted (make archcheck, the newest stored '
+                        'run of each): %s.' % '; '.join(said))
+    none = [a for a in COVER_ARCHES if a not in booted and a not in compiled and a not in kunit]
+    if none:
+        L += cover_wrap('Not built: %s (no cross compiler set up).' % cover_archlist(none))
+    return L or ['No series-check or archcheck result is stored.']
+
+
+COVER_BLOCKS = {'PERHIT': cover_perhit, 'CLOCKS': cover_clocks,
+                'UNREGISTER': cover_unregister, 'LOSSES': cover_losses,
+                'TEARDOWN': cover_teardown, 'ARCHES': cover_arches}
+
+
+def cover_main(argv):
+    """bench-report.py cover [--results DIR] [--fill FILE | --lint FILE]:
+    print every block of the cover letter's figures; --fill: FILE with
+    each placeholder line replaced by its block (exit 1 on an unknown
+    placeholder); --lint: exit 1 when FILE has a figure outside its
+    placeholders (COVER_ALLOW)."""
+    results = os.path.join(HERE, 'results')
+    fill = lint = None
+    while argv:
+        a = argv.pop(0)
+        if a == '--results' and argv:
+            results = argv.pop(0)
+        elif a == '--fill' and argv:
+            fill = argv.pop(0)
+        elif a == '--lint' and argv:
+            lint = argv.pop(0)
+        else:
+            print('usage: bench-report.py cover [--results DIR] [--fill FILE | --lint FILE]',
+                  file=sys.stderr)
+            return 2
+    if lint:
+        bad = cover_lint(open(lint).read())
+        for no, what in bad:
+            print('%s:%d: %s: a figure belongs in a generated block (bench-report.py cover)'
+                  % (lint, no, what))
+        return 1 if bad else 0
+    if fill:
+        out, rc = [], 0
+        for line in open(fill).read().splitlines():
+            m = PLACEHOLDER.match(line.strip())
+            if not m:
+                out.append(line)
+            elif m.group(1) in COVER_BLOCKS:
+                out += COVER_BLOCKS[m.group(1)](results)
+            else:
+                print('%s: unknown placeholder %s' % (fill, line.strip()), file=sys.stderr)
+                rc = 1
+        print('\n'.join(out))
+        return rc
+    for name, fn in COVER_BLOCKS.items():
+        print('@@%s@@' % name)
+        print('\n'.join(fn(results)))
+        print()
+    return 0
+
+
 def main():
     if sys.argv[1:2] == ['report']:
         return report_main(sys.argv[2:])
+    if sys.argv[1:2] == ['cover']:
+        return cover_main(sys.argv[2:])
     if sys.argv[1:2] == ['teardown'] and len(sys.argv) == 3:
         print('\n'.join(teardown_table(sys.argv[2])))
         return 0
