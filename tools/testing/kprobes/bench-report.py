@@ -1065,13 +1065,13 @@ COVER_ARCHES = ['x86_64', 'i386', 'arm64', 'arm', 'riscv64', 'ppc64le', 's390x',
 # pattern with why it is not a measured figure.  Anything else that
 # bears a digit belongs in a generated block.
 COVER_ALLOW = [
-    (r'\b[A-Za-z_][A-Za-z0-9_]*', 'a name (x86_64, arm64, int3, kprobes_arm64, CONFIG_...)'),
     (r'\b6\.12(?:\.117(?:-1~deb12u1)?)?(?![\d.])', 'the version of the base'),
     (r'\b4\.15\b', 'the release that removed jprobes'),
     (r'\b(?:1|32|64) KiB\b', 'sizes of the kretprobe task storage, constants of the code'),
     (r'\b128 bytes\b', 'the jprobe stack copy, a constant of the code'),
     (r'\b3,061 lines\b', "the size of 6.12's kernel/kprobes.c, which one patch deletes"),
     (r'\b1,500 lines\b', 'the size rule the series keeps to'),
+    (r'\b[A-Za-z_][A-Za-z0-9_]*', '(last) a name (x86_64, arm64, int3, kprobes_arm64, CONFIG_...)'),
 ]
 PLACEHOLDER = re.compile(r'^@@([A-Z]+)@@$')
 
@@ -1133,6 +1133,12 @@ def cover_wrap(text, width=72):
             cur = cur + sep + w if cur else w
         sep = m.group(2) or ' '
     return out + ([cur] if cur else [])
+
+
+def cover_bullet(text, width=72):
+    """TEXT as an item of a list: " - " then lines indented by three."""
+    lines = cover_wrap(text, width - 3)
+    return [(' - ' if i == 0 else '   ') + l for i, l in enumerate(lines)]
 
 
 def cover_count(n):
@@ -1260,8 +1266,8 @@ def cover_reg_rows(arch, data):
     registration and once optimized (COVER_UNREG_SIZES)."""
     out = []
     for n in COVER_UNREG_SIZES:
-        for what, kind in (('%s kprobes, just registered', 'reg'),
-                           ('%s kprobes, once jump-optimized', 'opt')):
+        for what, kind in (('%s at entries, just registered', 'reg'),
+                           ('%s inside, once jump-optimized', 'opt')):
             v = {}
             for fl in ('upstream', 'ours'):
                 ic = data.get((arch, fl), (None, [], None))[2] or {}
@@ -1283,8 +1289,12 @@ def cover_unregister(results):
     cur = cover_current(stored_runs(results))
     if not cur:
         return NO_BENCH
-    L = cover_wrap('Unregistering a batch with unregister_kprobes() (the same runs; '
-                   'guest time under -icount, two vCPUs):') + ['']
+    L = cover_wrap('Unregistering a batch of kprobes with unregister_kprobes() (the '
+                   'same runs; guest time under -icount, two vCPUs).  "At entries, just '
+                   'registered": on the first instruction of N functions, unregistered '
+                   'as soon as register_kprobes() has returned; "inside, once '
+                   'jump-optimized": inside N functions, past their ftrace site, '
+                   'unregistered once the text of every one of them holds a jump:') + ['']
     L.append('  %-44s %9s %9s' % ('', '6.12', 'ours'))
     for arch in cover_order(cur):
         for what, u, o in cover_reg_rows(arch, cur[arch][4]):
@@ -1316,7 +1326,7 @@ def cover_losses(results):
     if not L:
         return cover_wrap('No row of the same runs costs this series more than %.2f '
                           'times what it costs 6.12.' % COVER_LOSS)
-    head = cover_wrap('The rows of the same runs where this series costs more than '
+    head = cover_wrap('Rows of the same runs where this series costs more than '
                       '%.2f times what 6.12 does (registration, attach and detach: guest '
                       'time under -icount, two vCPUs; "one at a time": one '
                       'register_kprobe() or unregister_kprobe() call per probe):'
@@ -1345,9 +1355,10 @@ def cover_teardown(results):
         said.append('%s run %s (project commit %s; host load at the %s)' % (
             arch, cover_run_name(name), d.get('git', '?').split()[0][:12],
             ', at the '.join(load) or '?'))
-    L = cover_wrap('Teardown (make bench-teardown; %s kprobes; each kernel booted once '
-                   'with two vCPUs in make check\'s config; guest wall time under TCG): '
-                   '%s.  Columns: 6.12.117, 6.12.117 with the teardown series, this series.'
+    L = cover_wrap('Measured with make bench-teardown (%s kprobes; each kernel booted '
+                   'once with two vCPUs in make check\'s config; guest wall time under '
+                   'TCG): %s.  Columns: 6.12.117, 6.12.117 with the teardown series, '
+                   'this series.'
                    % (' or '.join('{:,}'.format(n) for n in sorted(ns)) or '?', '; '.join(said)))
     L += ['', '  %-36s %10s %10s %10s' % ('', '6.12', '+teardown', 'ours')]
     shown = {('perf', 'detach_ns'): 'closing the perf kprobe events',
@@ -1421,14 +1432,14 @@ def cover_arches(results):
             said.append('%s %s, steps %02d-%02d, %s' % (
                 a, name, st[0], st[-1],
                 'all passed' if not b['fail'] else '%d failed' % b['fail']))
-        L += cover_wrap('Booted under QEMU (TCG), never on hardware: %s, each step of '
-                        'the series linked and booted with the kprobes KUnit suites it '
+        L += cover_bullet('Booted under QEMU (TCG), never on hardware: %s, the steps of '
+                        'the series linked and booted with the kprobes KUnit suites each '
                         'has (make series-check; the newest stored run of each '
-                        'architecture: %s).  x86_64 and arm64 are also what make check '
-                        'boots.'
+                        'architecture, and the steps it booted: %s).  x86_64 and arm64 '
+                        'are also what make check boots.'
                         % (cover_archlist(booted), '; '.join(said)))
     if kunit:
-        L += cover_wrap('KUnit booted by make archcheck: %s.' % '; '.join(
+        L += cover_bullet('KUnit booted by make archcheck: %s.' % '; '.join(
             '%s (%s: %d passed, %d failed)' % (a, kunit[a][0], kunit[a][1]['pass'],
                                                kunit[a][1]['fail'])
             for a in cover_order(kunit)))
@@ -1445,11 +1456,11 @@ def cover_arches(results):
                 cover_archlist(names) if all(' ' not in n for n in names) else ', '.join(names),
                 name, 'the kprobes objects' if mode == 'fast' else mode,
                 ' and the kprobes samples' if samples else ''))
-        L += cover_wrap('Compiled only, never booted (make archcheck, the newest stored '
+        L += cover_bullet('Compiled only, never booted (make archcheck, the newest stored '
                         'run of each): %s.' % '; '.join(said))
     none = [a for a in COVER_ARCHES if a not in booted and a not in compiled and a not in kunit]
     if none:
-        L += cover_wrap('Not built: %s (no cross compiler set up).' % cover_archlist(none))
+        L += cover_bullet('Not built: %s (no cross compiler set up).' % cover_archlist(none))
     return L or ['No series-check or archcheck result is stored.']
 
 

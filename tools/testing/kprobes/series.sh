@@ -7,6 +7,10 @@
 # series-msgs/cover.txt.  The patches apply with `git am` on a git tree
 # of the base, in order, and the tree after the last one is the project's
 # (series.py checks it).  The commits are left in $KP_BUILD/series-tree.
+# The cover letter's figures are not in cover.txt: each placeholder line
+# there (@@PERHIT@@, @@TEARDOWN@@...) is filled from the stored results
+# by `bench-report.py cover --fill` (the self-test fails on a figure
+# written into cover.txt outside them).
 #
 # The series sits on the teardown series for the plain base
 # (patches/teardown/).  Beside it, in OUTDIR-fixes and OUTDIR-teardown:
@@ -16,7 +20,7 @@
 # cover letter (patches/NAME/cover.txt).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-out=${1:-$KP_BUILD/series}
+out=$(realpath -m "${1:-$KP_BUILD/series}")	# git -C runs elsewhere
 [ -f "$KP_BASE/Makefile" ] || kp_die "no base: run deps.sh"
 export KP_BASE_DIR
 export KP_SERIES_NAME=${KP_SERIES_NAME:-$(git -C "$KP_ROOT" config user.name || echo kprobes)}
@@ -42,7 +46,11 @@ mkdir -p "$tree" "$out"
 basecommit=$(python3 "$KP_TOOLS/series.py" "$tree")
 git -C "$tree" format-patch -q --cover-letter --base="$basecommit" \
 	-o "$out" "$basecommit"..HEAD
-put_cover "$out" "$KP_TOOLS/series-msgs/cover.txt"
+cover=$KP_BUILD/series-cover.txt
+python3 "$KP_TOOLS/bench-report.py" cover --fill "$KP_TOOLS/series-msgs/cover.txt" > "$cover" ||
+	kp_die "series.sh: cannot fill the cover letter's figures (bench-report.py cover)"
+! grep -n '@@' "$cover" || kp_die "series.sh: a placeholder is left in the cover letter"
+put_cover "$out" "$cover"
 ls "$out"
 
 # The two series for the plain base, fixes (patches/fixes/) and teardown
