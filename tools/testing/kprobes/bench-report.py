@@ -1092,8 +1092,10 @@ def cover_lint(text):
         rest = line
         for pat, _ in COVER_ALLOW:
             rest = re.sub(pat, lambda m: ' ' * len(m.group(0)), rest)
-        for m in re.finditer(r'\S*\d\S*(?:\s+[A-Za-z%]+)?', rest):
-            bad.append((no, '"%s" in: %s' % (line[m.start():m.end()].strip(), line.strip())))
+        for m in re.finditer(r'\S*\d\S*', rest):
+            unit = re.match(r'\s+[A-Za-z%]+', line[m.end():])
+            end = m.end() + (unit.end() if unit else 0)
+            bad.append((no, '"%s" in: %s' % (line[m.start():end].strip(), line.strip())))
     return bad
 
 
@@ -1444,23 +1446,29 @@ def cover_arches(results):
                                                kunit[a][1]['fail'])
             for a in cover_order(kunit)))
     only = {a: v for a, v in compiled.items() if a not in booted and a not in kunit}
+    failed = {a: v for a, v in only.items() if v[2] != 'PASS'}
+    only = {a: v for a, v in only.items() if v[2] == 'PASS'}
     if only:
         groups = {}
         for a in cover_order(only):
-            name, mode, verdict, samples = only[a]
-            groups.setdefault((name, mode, samples), []).append('%s%s' % (
-                a, '' if verdict == 'PASS' else ' (%s)' % verdict))
-        said = []
-        for (name, mode, samples), names in sorted(groups.items()):
-            said.append('%s (%s, %s%s)' % (
-                cover_archlist(names) if all(' ' not in n for n in names) else ', '.join(names),
-                name, 'the kprobes objects' if mode == 'fast' else mode,
-                ' and the kprobes samples' if samples else ''))
+            name, mode, _, samples = only[a]
+            groups.setdefault((name, mode, samples), []).append(a)
         L += cover_bullet('Compiled only, never booted (make archcheck, the newest stored '
-                        'run of each): %s.' % '; '.join(said))
-    none = [a for a in COVER_ARCHES if a not in booted and a not in compiled and a not in kunit]
+                          'run of each): %s.' % '; '.join(
+                              '%s (%s, %s%s)' % (cover_archlist(names), name,
+                                                 'the kprobes objects' if mode == 'fast'
+                                                 else mode,
+                                                 ' and the kprobes samples' if samples else '')
+                              for (name, mode, samples), names in sorted(groups.items())))
+    if failed:
+        L += cover_bullet('Did not build in the newest stored make archcheck run: %s.' % '; '.join(
+            '%s (%s, %s: %s)' % (a, failed[a][0], failed[a][1], failed[a][2])
+            for a in cover_order(failed)))
+    # x86_64 and arm64 are what make check builds and boots
+    none = [a for a in COVER_ARCHES if a not in booted and a not in compiled and
+            a not in kunit and a not in ('x86_64', 'arm64')]
     if none:
-        L += cover_bullet('Not built: %s (no cross compiler set up).' % cover_archlist(none))
+        L += cover_bullet('Never built here (no stored build): %s.' % cover_archlist(none))
     return L or ['No series-check or archcheck result is stored.']
 
 

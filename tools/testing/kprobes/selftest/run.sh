@@ -33,7 +33,12 @@
 #    case, --check on a hand edit, and the repository's own README.md
 #    and results/REPORT.md up to date with its stored results; the
 #    report's stress and archcheck sections on crafted stored runs
-#    (selftest/stress/, selftest/archcheck/).
+#    (selftest/stress/, selftest/archcheck/);
+#  - the cover letter's figures (bench-report.py cover): its blocks from
+#    crafted stored runs (selftest/bench/, teardown/, archcheck/,
+#    series/), an unknown placeholder refused, and the lint: a figure in
+#    prose fails, versions and names pass, and the repository's
+#    series-msgs/cover.txt has none outside its placeholders.
 #
 # One "SELFTEST <name> PASS|FAIL [why]" line per check, then, at the very
 # end only, "SELFTEST completed PASS (N checks, N failed)": the inventory
@@ -477,6 +482,48 @@ has report.archcheck-build-pass '^\| riscv64 \| ours \| vmlinux \| PASS \| KPROB
 has report.archcheck-build-fail '^\| mips \| ours \| vmlinux \| FAIL \| build '
 has report.archcheck-kunit '^\| riscv64 \| ours \| 15 \| 1 \| 1 \|$'
 has report.archcheck-closing '^Closing line: `archcheck: 23 passed, 2 failed`$'
+# 7. The cover letter's figures (bench-report.py cover): its blocks made
+# from crafted stored runs (selftest/bench/, teardown/, archcheck/,
+# series/), the placeholders filled, and the lint that keeps figures out
+# of series-msgs/cover.txt.
+mkdir -p "$tmp/cov/results"
+cp -r "$ST/bench" "$ST/teardown" "$ST/archcheck" "$ST/series" "$tmp/cov/results/"
+printf 'Subject\n\nprose\n\n@@PERHIT@@\n\n@@CLOCKS@@\n\n@@UNREGISTER@@\n\n@@LOSSES@@\n\n@@TEARDOWN@@\n\n@@ARCHES@@\nend\n' \
+	> "$tmp/cov/cover.txt"
+cov() { br cover --results "$tmp/cov/results" "$@"; }
+expect_rc cover.fill 0 cov --fill "$tmp/cov/cover.txt"
+has cover.fill-runs-named 'x86_64 run 2026-11-25T1200Z \(project commit'
+has cover.fill-setup-said 'one vCPU, 20,000 calls, the unprobed call'
+has cover.fill-per-hit '^  post_handler +300 / 600 +0\.50 +0\.50$'
+has cover.fill-clocks-agree '^On every row both clocks put this series and 6\.12 on the'
+has cover.fill-unregister '^  x86_64, 100 at entries, just registered +500 ms +20 ms$'
+has cover.fill-no-loss '^No row of the same runs costs this series more than'
+has cover.fill-teardown '^    x86_64 +4 s +1\.3 ms +0\.6 ms$'
+has cover.fill-teardown-run 'x86_64 run 2026-11-25T2100Z \(project commit 333333333333;'
+has cover.fill-booted 'riscv64 2026-11-25T2200Z, steps 01-02, 1 failed'
+has cover.fill-build-failed '^ - Did not build in the newest stored make archcheck run: mips'
+hasnt cover.fill-placeholders-gone '@@'
+# a wall boot where the f hit costs more than 6.12's while its
+# instructions cost less: said, with its cause
+for w in 1 2; do
+	sed -i 's/^\(BENCHRES row=f iters=20000 ns=\)[0-9]*/\130000000/' \
+		"$tmp/cov/results/bench/2026-11-25T1200Z-x86_64/workbench/ours-x86_64-wall$w.log"
+done
+expect_rc cover.clocks 0 cov --fill "$tmp/cov/cover.txt"
+has cover.clocks-f-explained '^On x86_64, the row "kprobe on ftrace" is 0\.75 of 6\.12 in instructions'
+printf 'x\n\n@@NOPE@@\n' > "$tmp/cov/bad.txt"
+expect_rc cover.fill-unknown-placeholder 1 cov --fill "$tmp/cov/bad.txt"
+expect_rc cover.lint-unknown-placeholder 1 br cover --lint "$tmp/cov/bad.txt"
+printf 'x\n\nsee @@PERHIT@@ below\n' > "$tmp/cov/inline.txt"
+expect_rc cover.lint-inline-placeholder 1 br cover --lint "$tmp/cov/inline.txt"
+printf 'x\n\n6.12.117 (6.12.117-1~deb12u1), x86_64, arm64, int3, CONFIG_X86_64,\n32 KiB, removed in 4.15\n@@PERHIT@@\n' \
+	> "$tmp/cov/ok.txt"
+expect_rc cover.lint-allowed 0 br cover --lint "$tmp/cov/ok.txt"
+printf 'x\n\none grace period per batch: 17.2 ms for 100\n' > "$tmp/cov/fig.txt"
+expect_rc cover.lint-figure-caught 1 br cover --lint "$tmp/cov/fig.txt"
+has cover.lint-figure-named ':3: "17\.2 ms" in: one grace period per batch'
+# the repository's cover letter quotes no figure outside the placeholders
+expect_rc cover.repository-figures-generated 0 br cover --lint "$KP_TOOLS/series-msgs/cover.txt"
 # the repository's own: README.md and results/REPORT.md are what the
 # stored results make (nobody edited them by hand)
 expect_rc bench.repository-report-up-to-date 0 br report --check
