@@ -19,6 +19,14 @@ stored runs into the report.
       README.md's per-hit block (between the bench-table markers) from
       the benchmark's; --check changes nothing and fails when either is
       stale.
+  bench-report.py cover [--results DIR] [--fill FILE | --lint FILE]
+      series.sh, when it writes the cover letter: the cover letter's
+      figure blocks (per hit, the two clocks, batch unregistration,
+      where it loses, teardown, the architectures booted and built),
+      each from the stored runs it names; --fill prints FILE with each
+      placeholder line (@@PERHIT@@ ...) replaced by its block; --lint
+      fails on a figure in FILE outside its placeholders (the
+      self-test runs it on series-msgs/cover.txt).
 """
 import glob
 import json
@@ -1202,9 +1210,11 @@ def cover_perhit(results):
             'built from one config): %s.  QEMU %s, TCG.  "insns": guest '
             'instructions per hit under -icount shift=0, one vCPU, %s calls, the '
             'unprobed call subtracted; this series / 6.12, and their ratio.  '
-            '"wall": the TCG wall time of a hit in unprobed calls of its own boot, '
-            'this series against 6.12 (%s boot%s per kernel without -icount, one '
-            'vCPU, on a host shared with other builds: load %s on its two CPUs).  '
+            '"wall": this series / 6.12 in TCG wall time, a hit counted in '
+            'unprobed calls of its own boot (the hit less the unprobed call, '
+            'divided by the unprobed call), so that the speed of the host is '
+            'divided out (%s boot%s per kernel without -icount, one vCPU, on a '
+            'host shared with other builds: load %s on its two CPUs).  '
             'Under 1, this series is cheaper.'
             % (cover_runs_said(cur), ', '.join(sorted(qemu)) or '?',
                ', '.join('{:,}'.format(c) for c in sorted(calls)) or '?',
