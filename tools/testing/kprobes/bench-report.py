@@ -1405,15 +1405,35 @@ def cover_arches(results):
     booted = {}
     for path in sorted(glob.glob(os.path.join(results, 'series', '*.txt'))):
         name = os.path.basename(path)[:-4][:16]
-        seen = {}
+        seen, which = {}, ''
         for line in open(path, errors='replace'):
+            m = re.match(r"^#.* at (\w+)'s series \((\d+) patches", line)
+            if m and not which:
+                which = '%s, %s patches' % (m.group(1)[:7], m.group(2))
             m = re.match(r'^SERIES boot\.(\d+)\.(\S+) (PASS|FAIL)', line)
             if m:
                 b = seen.setdefault(m.group(2), {'steps': [], 'fail': 0})
                 b['steps'].append(int(m.group(1)))
                 b['fail'] += m.group(3) == 'FAIL'
         for arch, b in seen.items():
-            booted[arch] = (name, b)
+            booted.setdefault(arch, []).insert(0, (name, which, b))
+    L = []
+    if booted:
+        said = []
+        for a in cover_order(booted):
+            runs = []
+            for name, which, b in booted[a]:
+                st = sorted(set(b['steps']))
+                runs.append('%s%s steps %02d-%02d, %s' % (
+                    name, ' (%s)' % which if which else '', st[0], st[-1],
+                    'all passed' if not b['fail'] else '%s failed' % cover_count(b['fail'])))
+            said.append('%s: %s' % (a, '; '.join(runs)))
+        L += cover_bullet('Booted under QEMU (TCG), never on hardware: %s, steps of the '
+                          'series linked and booted with the kprobes KUnit suites each '
+                          'has (make series-check).  x86_64 and arm64 are also what make '
+                          'check boots.  The stored series-check runs, newest first, '
+                          'with the series they checked where they name it, and the '
+                          'steps they booted: %s.' % (cover_archlist(booted), '.  '.join(said)))
     compiled, kunit = {}, {}
     for name, path in stored_dirs(results, 'archcheck'):
         try:
@@ -1435,21 +1455,6 @@ def cover_arches(results):
                 k['pass' if w[2] == 'PASS' else 'fail'] += 1
         for arch, k in run_kunit.items():
             kunit[arch] = (name[:16], k)
-    L = []
-    if booted:
-        said = []
-        for a in cover_order(booted):
-            name, b = booted[a]
-            st = sorted(set(b['steps']))
-            said.append('%s %s, steps %02d-%02d, %s' % (
-                a, name, st[0], st[-1],
-                'all passed' if not b['fail'] else '%d failed' % b['fail']))
-        L += cover_bullet('Booted under QEMU (TCG), never on hardware: %s, the steps of '
-                        'the series linked and booted with the kprobes KUnit suites each '
-                        'has (make series-check; the newest stored run of each '
-                        'architecture, and the steps it booted: %s).  x86_64 and arm64 '
-                        'are also what make check boots.'
-                        % (cover_archlist(booted), '; '.join(said)))
     if kunit:
         L += cover_bullet('KUnit booted by make archcheck: %s.' % '; '.join(
             '%s (%s: %d passed, %d failed)' % (a, kunit[a][0], kunit[a][1]['pass'],
