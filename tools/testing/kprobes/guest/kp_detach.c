@@ -312,8 +312,13 @@ static int inert(int argc, char **argv)
 		ret = h->err ? h->err : ETIMEDOUT;
 		goto out;
 	}
-	h1 = h->calls;
+	/*
+	 * The count first, then the calls: the hitter's CPU may run for a
+	 * long while between two of our reads (one host thread runs every
+	 * vCPU in turn), and the calls we wait for must come after d1.
+	 */
 	d1 = kpg_read_int(divfile, 0);
+	h1 = h->calls;
 	if (wait_calls(h, h1, 2000, 0, 20000)) {
 		ret = h->err ? h->err : ETIMEDOUT;
 		goto out;
