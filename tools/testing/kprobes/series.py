@@ -65,7 +65,7 @@ class Part:
         self.entries = []    # (path, symbol)
         self.was = []        # (path, regex, text)
         self.versions = []   # (path, file under TOOLS)
-        self.tails = []      # (path, regex)
+        self.spans = []      # (path, regex, where, to the end?): tail and block
         self.moves = []      # (upstream path, temporary path)
         self.transient = []  # (file under TOOLS, reverse?)
 
@@ -114,9 +114,9 @@ def parse_map():
             elif kw == 'version':
                 cur.versions.append((words[1], words[2], where))
             elif kw == 'tail':
-                cur.tails.append((words[1], line.split(None, 2)[2], where, True))
+                cur.spans.append((words[1], line.split(None, 2)[2], where, True))
             elif kw == 'block':
-                cur.tails.append((words[1], line.split(None, 2)[2], where, False))
+                cur.spans.append((words[1], line.split(None, 2)[2], where, False))
             elif kw == 'move':
                 if len(words) != 3:
                     die('%s: move UPSTREAM-PATH TEMPORARY-PATH' % where)
@@ -291,7 +291,7 @@ class Series:
                 if not idx:
                     die('%s: "%s" matches no line of %s' % (w, rx, path))
                 self.held.setdefault(path, []).append((i, idx))
-            for path, rx, w, to_end in p.tails:
+            for path, rx, w, to_end in p.spans:
                 self.need_arrived(path, i, w)
                 text = '\n'.join(self.read(path))
                 ms = list(re.finditer(rx, text, re.M))
@@ -498,7 +498,7 @@ def listing():
             print('     ~ %s: /%s/ (was "%s")' % (path, rx, text.strip()))
         for path, vf, _ in part.versions:
             print('     v %s (from %s)' % (path, vf))
-        for path, rx, _, to_end in part.tails:
+        for path, rx, _, to_end in part.spans:
             print('     ~ %s: %s /%s/%s' % (path, 'from' if to_end else 'block',
                                           rx, ' to the end' if to_end else ''))
         for u, tmp, _ in part.moves:
