@@ -582,12 +582,15 @@ static bool redirect_override;
 static int redirect_pre(struct kprobe *p, struct pt_regs *regs)
 {
 	kst.pre++;
+#ifdef CONFIG_FUNCTION_ERROR_INJECTION
+	/* only these architectures have regs_set_return_value() */
 	if (redirect_override) {
 		regs_set_return_value(regs, 4242);
 		override_function_with_return(regs);
-	} else {
-		instruction_pointer_set(regs, (unsigned long)kpt_redirected);
+		return 1;
 	}
+#endif
+	instruction_pointer_set(regs, (unsigned long)kpt_redirected);
 	return 1;
 }
 

@@ -955,11 +955,14 @@ static void kpo_compat_kretprobe(struct kunit *test)
  */
 #ifdef CONFIG_KPROBES_ON_FTRACE
 
+/* Return 4242 to the caller, as fail_function and BPF overrides do. */
 static int kpo_override_pre(struct kprobe *p, struct pt_regs *regs)
 {
 	atomic_inc(&kps.pre);
+#ifdef CONFIG_FUNCTION_ERROR_INJECTION
 	regs_set_return_value(regs, 4242);
 	override_function_with_return(regs);
+#endif
 	return 1;
 }
 
@@ -1020,6 +1023,8 @@ static void kpo_ftrace_ip_change(struct kunit *test)
 	};
 	int calls;
 
+	if (!IS_ENABLED(CONFIG_FUNCTION_ERROR_INJECTION))
+		kunit_skip(test, "no CONFIG_FUNCTION_ERROR_INJECTION");
 	if (!ftrace_location((unsigned long)kpo_ftraced2))
 		kunit_skip(test, "kpo_ftraced2 has no ftrace site");
 	kpo_reset();

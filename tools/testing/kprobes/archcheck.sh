@@ -13,6 +13,16 @@
 #                        kernel/trace/trace_kprobe.o, the samples); link
 #                        nothing
 #   otherwise            build vmlinux and the modules
+#   KP_ARCHCHECK_CONFIG=defconfig   start from the arch's defconfig (above)
+#   KP_ARCHCHECK_CONFIG=small       (default) start from allnoconfig plus
+#                        what the kprobes code and its callers need: modules,
+#                        perf, BPF kprobes and override, fail_function,
+#                        kprobe and uprobe events, the samples and the
+#                        kprobes KUnit suites as modules (ac_small_config).
+#                        It links the same kprobes code and its users
+#                        (modpost checks every export the modules use) in
+#                        minutes, where ppc64le's or arm's defconfig takes
+#                        more than an hour on two cores.
 #
 # ARCHES (default: riscv64 ppc64le s390x arm mips i386 arc parisc sh4
 # sparc64), FLAVOURS (default:
@@ -24,7 +34,10 @@ set -uo pipefail
 arches=${ARCHES:-riscv64 ppc64le s390x arm mips i386 arc parisc sh4 sparc64}
 flavours=${FLAVOURS:-ours upstream}
 fast=${KP_ARCHCHECK_FAST:-0}
+cfg=${KP_ARCHCHECK_CONFIG:-small}
+case $cfg in small|defconfig) ;; *) kp_die "KP_ARCHCHECK_CONFIG: small or defconfig, not '$cfg'" ;; esac
 mode=vmlinux
+[ "$cfg" = small ] && mode=vmlinux-small
 [ "$fast" = 1 ] && mode=fast
 
 # What the run prints is kept (to be committed) in
@@ -120,6 +133,31 @@ ac_objs() {
 }
 ac_want="KPROBES KRETPROBES KPROBE_EVENTS UPROBE_EVENTS OPTPROBES"
 
+# ac_small_config ARCH: the allnoconfig fragment of KP_ARCHCHECK_CONFIG=small.
+# The arch lines pick what the defconfig of ac_arch picks where allnoconfig
+# would differ (64-bit, endianness, a platform with an MMU).
+ac_small_config() {
+	printf 'CONFIG_%s\n' MODULES=y MODULE_UNLOAD=y PRINTK=y BUG=y KALLSYMS=y \
+		MULTIUSER=y PERF_EVENTS=y BPF_SYSCALL=y BPF_EVENTS=y \
+		KPROBES=y KRETPROBES=y OPTPROBES=y FTRACE=y FUNCTION_TRACER=y \
+		DYNAMIC_FTRACE=y KPROBE_EVENTS=y UPROBES=y UPROBE_EVENTS=y \
+		DEBUG_FS=y DEBUG_KERNEL=y FAULT_INJECTION=y \
+		FAULT_INJECTION_DEBUG_FS=y FUNCTION_ERROR_INJECTION=y \
+		FAIL_FUNCTION=y BPF_KPROBE_OVERRIDE=y SAMPLES=y \
+		SAMPLE_KPROBES=m SAMPLE_KRETPROBES=m SAMPLE_KPROBE_BENCH=m \
+		RUNTIME_TESTING_MENU=y KUNIT=m KPROBES_SANITY_TEST=m \
+		KPROBES_KUNIT_TEST=m KRETPROBES_KUNIT_TEST=m OPTPROBES_KUNIT_TEST=m
+	case $1 in
+	riscv64) printf 'CONFIG_%s\n' 64BIT=y MMU=y ;;
+	ppc64le) printf 'CONFIG_%s\n' PPC64=y PPC_BOOK3S_64=y CPU_LITTLE_ENDIAN=y PPC_PSERIES=y ;;
+	arm) printf 'CONFIG_%s\n' ARCH_MULTIPLATFORM=y ARCH_MULTI_V7=y ARCH_VIRT=y MMU=y AEABI=y ;;
+	mips) printf 'CONFIG_%s\n' MIPS_GENERIC_KERNEL=y CPU_MIPS32_R2=y CPU_LITTLE_ENDIAN=y ;;
+	arc) printf 'CONFIG_%s\n' ISA_ARCV2=y ;;
+	sh4) printf 'CONFIG_%s\n' CPU_SUBTYPE_SH7785=y MMU=y ;;
+	sparc64) printf 'CONFIG_%s\n' 64BIT=y ;;
+	esac
+}
+
 ac_config() {	# ac_config FLAVOUR ARCH: the config's kprobes options, one line
 	local o=$1 s v out=
 	for s in $ac_want KPROBES_COMPAT KRETPROBE_ON_RETHOOK KPROBES_ON_FTRACE; do
@@ -155,8 +193,15 @@ ac_one() {	# ac_one FLAVOUR ARCH: 0 when it builds
 		nice -n 19 make -C "$src" O="$obj" ARCH="$karch" CROSS_COMPILE="$cross" \
 			CC="ccache ${cross}gcc" -j"$KP_JOBS" "$@"
 	}
+	if [ "$cfg" = small ] && [ "$fast" != 1 ]; then
+		obj=$KP_BUILD/archcheck/$fl-$a-small
+		mkdir -p "$obj"
+		ac_small_config "$a" > "$obj/kprobes.fragment"
+		defc="allnoconfig KCONFIG_ALLCONFIG=$obj/kprobes.fragment"
+	fi
 	{
-		mk "$defc" &&
+		# shellcheck disable=SC2086 # defc may carry its KCONFIG_ALLCONFIG
+		mk $defc &&
 		"$src/scripts/config" --file "$obj/.config" \
 			-e KPROBES -e KRETPROBES -e FTRACE -e KPROBE_EVENTS \
 			-e UPROBES -e UPROBE_EVENTS -e OPTPROBES \
@@ -188,6 +233,9 @@ ac_one() {	# ac_one FLAVOUR ARCH: 0 when it builds
 	echo "ARCHCHECK $fl:$a:$mode PASS"
 	echo "    $(ac_config "$obj")"
 	[ "$fast" = 1 ] && echo "    compiled: ${objs[*]}"
+	[ "$fast" = 1 ] || echo "    modules: $(find "$obj" -name '*.ko' | wc -l), of them" \
+		"$(find "$obj/samples/kprobes" "$obj/lib" -name '*.ko' 2>/dev/null |
+			sed 's|.*/||' | sort | tr '\n' ' ')"
 	return 0
 }
 
