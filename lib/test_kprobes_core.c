@@ -1371,20 +1371,16 @@ static void kpt_unregister_wait(struct kunit *test)
 /*
  * Copies of kpt_blacklisted as compilers split and clone functions (never
  * called: only their names and addresses matter), and one copy of a
- * function that is not blacklisted.  x86's .cold is a trap (objtool
- * accepts an unreachable int3 in a cold part), the others return.
+ * function that is not blacklisted.  On x86 objtool checks them: .cold is
+ * a trap (it accepts an unreachable int3 in a cold part), the others
+ * return.
  */
 #ifdef CONFIG_X86
 #define KPT_COPY_COLD	"int3\n"
 #define KPT_COPY_BODY	ASM_RET
 #else
-#if defined(CONFIG_ARM)
-#define KPT_COPY_BODY	"bx lr\n"
-#elif defined(CONFIG_PPC)
-#define KPT_COPY_BODY	"blr\n"
-#else
-#define KPT_COPY_BODY	"ret\n"
-#endif
+/* never run: an instruction every architecture's assembler knows */
+#define KPT_COPY_BODY	"nop\n"
 #define KPT_COPY_COLD	KPT_COPY_BODY
 #endif
 asm("	.pushsection .text, \"ax\"\n"

@@ -133,30 +133,8 @@ ac_objs() {
 }
 ac_want="KPROBES KRETPROBES KPROBE_EVENTS UPROBE_EVENTS OPTPROBES"
 
-# ac_small_config ARCH: the allnoconfig fragment of KP_ARCHCHECK_CONFIG=small.
-# The arch lines pick what the defconfig of ac_arch picks where allnoconfig
-# would differ (64-bit, endianness, a platform with an MMU).
-ac_small_config() {
-	printf 'CONFIG_%s\n' MODULES=y MODULE_UNLOAD=y PRINTK=y BUG=y KALLSYMS=y \
-		MULTIUSER=y PERF_EVENTS=y BPF_SYSCALL=y BPF_EVENTS=y \
-		KPROBES=y KRETPROBES=y OPTPROBES=y FTRACE=y FUNCTION_TRACER=y \
-		DYNAMIC_FTRACE=y KPROBE_EVENTS=y UPROBES=y UPROBE_EVENTS=y \
-		DEBUG_FS=y DEBUG_KERNEL=y FAULT_INJECTION=y \
-		FAULT_INJECTION_DEBUG_FS=y FUNCTION_ERROR_INJECTION=y \
-		FAIL_FUNCTION=y BPF_KPROBE_OVERRIDE=y SAMPLES=y \
-		SAMPLE_KPROBES=m SAMPLE_KRETPROBES=m SAMPLE_KPROBE_BENCH=m \
-		RUNTIME_TESTING_MENU=y KUNIT=m KPROBES_SANITY_TEST=m \
-		KPROBES_KUNIT_TEST=m KRETPROBES_KUNIT_TEST=m OPTPROBES_KUNIT_TEST=m
-	case $1 in
-	riscv64) printf 'CONFIG_%s\n' 64BIT=y MMU=y ;;
-	ppc64le) printf 'CONFIG_%s\n' PPC64=y PPC_BOOK3S_64=y CPU_LITTLE_ENDIAN=y PPC_PSERIES=y ;;
-	arm) printf 'CONFIG_%s\n' ARCH_MULTIPLATFORM=y ARCH_MULTI_V7=y ARCH_VIRT=y MMU=y AEABI=y ;;
-	mips) printf 'CONFIG_%s\n' MIPS_GENERIC_KERNEL=y CPU_MIPS32_R2=y CPU_LITTLE_ENDIAN=y ;;
-	arc) printf 'CONFIG_%s\n' ISA_ARCV2=y ;;
-	sh4) printf 'CONFIG_%s\n' CPU_SUBTYPE_SH7785=y MMU=y ;;
-	sparc64) printf 'CONFIG_%s\n' 64BIT=y ;;
-	esac
-}
+# ac_small_config ARCH: lib.sh's kp_archcheck_small_config.
+ac_small_config() { kp_archcheck_small_config "$1"; }
 
 ac_config() {	# ac_config FLAVOUR ARCH: the config's kprobes options, one line
 	local o=$1 s v out=

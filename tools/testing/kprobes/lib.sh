@@ -114,3 +114,47 @@ kp_small_kunit_fragment() {
 		echo "# CONFIG_$o is not set"
 	done
 }
+
+# kp_archcheck_small_config ARCH: the allnoconfig fragment of archcheck's
+# KP_ARCHCHECK_CONFIG=small and of series-check's other architectures.
+# The arch lines pick what the defconfig of ac_arch picks where allnoconfig
+# would differ (64-bit, endianness, a platform with an MMU).
+kp_archcheck_small_config() {
+	printf 'CONFIG_%s\n' MODULES=y MODULE_UNLOAD=y PRINTK=y BUG=y KALLSYMS=y \
+		MULTIUSER=y PERF_EVENTS=y BPF_SYSCALL=y BPF_EVENTS=y \
+		KPROBES=y KRETPROBES=y OPTPROBES=y FTRACE=y FUNCTION_TRACER=y \
+		DYNAMIC_FTRACE=y KPROBE_EVENTS=y UPROBES=y UPROBE_EVENTS=y \
+		DEBUG_FS=y DEBUG_KERNEL=y FAULT_INJECTION=y \
+		FAULT_INJECTION_DEBUG_FS=y FUNCTION_ERROR_INJECTION=y \
+		FAIL_FUNCTION=y BPF_KPROBE_OVERRIDE=y SAMPLES=y \
+		SAMPLE_KPROBES=m SAMPLE_KRETPROBES=m SAMPLE_KPROBE_BENCH=m \
+		RUNTIME_TESTING_MENU=y KUNIT=m KPROBES_SANITY_TEST=m \
+		KPROBES_KUNIT_TEST=m KRETPROBES_KUNIT_TEST=m OPTPROBES_KUNIT_TEST=m
+	case $1 in
+	riscv64) printf 'CONFIG_%s\n' 64BIT=y MMU=y ;;
+	ppc64le) printf 'CONFIG_%s\n' PPC64=y PPC_BOOK3S_64=y CPU_LITTLE_ENDIAN=y PPC_PSERIES=y ;;
+	arm) printf 'CONFIG_%s\n' ARCH_MULTIPLATFORM=y ARCH_MULTI_V7=y ARCH_VIRT=y MMU=y AEABI=y ;;
+	mips) printf 'CONFIG_%s\n' MIPS_GENERIC_KERNEL=y CPU_MIPS32_R2=y CPU_LITTLE_ENDIAN=y ;;
+	arc) printf 'CONFIG_%s\n' ISA_ARCV2=y ;;
+	sh4) printf 'CONFIG_%s\n' CPU_SUBTYPE_SH7785=y MMU=y ;;
+	sparc64) printf 'CONFIG_%s\n' 64BIT=y ;;
+	esac
+}
+
+# kp_other_arch ARCH: the kernel ARCH and the cross compiler prefix of an
+# architecture archcheck builds (series-check's other architectures).
+kp_other_arch() {
+	case $1 in
+	riscv64) echo "riscv riscv64-linux-gnu-" ;;
+	ppc64le) echo "powerpc powerpc64le-linux-gnu-" ;;
+	s390x) echo "s390 s390x-linux-gnu-" ;;
+	arm) echo "arm arm-linux-gnueabihf-" ;;
+	mips) echo "mips mips-linux-gnu-" ;;
+	i386) echo "i386 x86_64-linux-gnu-" ;;
+	arc) echo "arc arc-linux-gnu-" ;;
+	parisc) echo "parisc hppa-linux-gnu-" ;;
+	sh4) echo "sh sh4-linux-gnu-" ;;
+	sparc64) echo "sparc sparc64-linux-gnu-" ;;
+	*) return 1 ;;
+	esac
+}

@@ -32,7 +32,14 @@
 #      Each step's kernel then boots under QEMU and runs
 #      the kprobes KUnit suites it has (kunit.py exec 'kprobes*': 6.12's
 #      own kprobes_test at every step, ours from their patches on);
-#      SKIP where the step's config has no KPROBES.  KP_SC_FROM / KP_SC_TO (patch numbers, 1-based) narrow the
+#      SKIP where the step's config has no KPROBES.  KP_SC_ARCHES may also
+#      name archcheck's other architectures (ppc64le s390x arm mips i386
+#      arc parisc sh4 sparc64): each step links vmlinux and the modules in
+#      archcheck's small config (allnoconfig plus the kprobes options,
+#      their callers, the samples and the KUnit suites as modules),
+#      without a boot; a step whose tree that architecture compiles is
+#      the last built step's is not built again (its line names that
+#      step).  KP_SC_FROM / KP_SC_TO (patch numbers, 1-based) narrow the
 #      steps.  KP_SC_SERIES=fixes or teardown builds (and with
 #      KP_SC_BUILD=vmlinux boots) the steps of that series for the plain
 #      base instead, on the plain base, in the upstream flavour's config
@@ -300,9 +307,23 @@ sc_arch() {	# kernel ARCH, cross prefix
 	x86_64) echo "x86 x86_64-linux-gnu-" ;;
 	arm64) echo "arm64 aarch64-linux-gnu-" ;;
 	riscv64) echo "riscv riscv64-linux-gnu-" ;;
-	*) kp_die "series-check: unknown arch $1" ;;
+	*) kp_other_arch "$1" || kp_die "series-check: unknown arch $1" ;;
 	esac
 }
+# An architecture other than x86_64, arm64 and riscv64 (archcheck's):
+# each step links vmlinux and the modules in archcheck's small config
+# (kp_archcheck_small_config), in either mode, and does not boot.  A
+# step whose tree is, outside Documentation/ and the other
+# architectures' arch/ directories, the tree of the step last built on
+# that architecture, is not rebuilt: it names that step.
+sc_other() { case $1 in x86_64|arm64|riscv64) return 1 ;; esac; }
+sc_tree_key() {	# sc_tree_key KARCH: the tree the arch's compiler sees
+	local d=$1
+	[ "$d" = i386 ] && d=x86
+	git -C "$src" ls-tree -r HEAD | grep -v -P "\t(Documentation/|MAINTAINERS$|arch/(?!$d/)[^/]+/)" |
+		sha1sum | cut -c1-12
+}
+declare -A sc_last_key sc_last_step
 sc_objs() {	# "SYMS:object" (built when every SYM is y and the source exists)
 	case $1 in
 	x86_64) echo "KPROBES:arch/x86/kernel/kprobes/core.o
@@ -426,6 +447,15 @@ for ((i = from; i <= to; i++)); do
 			obj=$obj-plain
 			log=${log%.log}-$plain.log
 		fi
+		if sc_other "$a"; then
+			obj=$work/obj-$a-small
+			log=$work/build-$nn-$a-small.log
+			key=$(sc_tree_key "$karch")
+			if [ "${sc_last_key[$a]:-}" = "$key" ]; then
+				res "${plain:+$plain.}build.$nn.$a" PASS "(same tree as step ${sc_last_step[$a]} outside Documentation/ and other arches' arch/: not rebuilt)"
+				continue
+			fi
+		fi
 		mkdir -p "$obj"
 		mk() {
 			nice -n 10 make -C "$src" O="$obj" ARCH="$karch" CROSS_COMPILE="$cross" \
@@ -434,7 +464,10 @@ for ((i = from; i <= to; i++)); do
 		t0=$(date +%s)
 		objs=()
 		{
-			if [ "$mode" = vmlinux ] && [ "$a" = riscv64 ]; then
+			if sc_other "$a"; then
+				kp_archcheck_small_config "$a" > "$obj/kprobes.fragment" &&
+				mk allnoconfig KCONFIG_ALLCONFIG="$obj/kprobes.fragment"
+			elif [ "$mode" = vmlinux ] && [ "$a" = riscv64 ]; then
 				sc_riscv64_config > "$obj/.config"
 			elif [ "$mode" = vmlinux ]; then
 				"$KP_TOOLS/fragment.sh" "$([ -n "$plain" ] && echo upstream || echo ours)" "$a" > "$obj/.config"
@@ -450,7 +483,13 @@ for ((i = from; i <= to; i++)); do
 				-e SAMPLES -m SAMPLE_KPROBES -m SAMPLE_KRETPROBES \
 				-m SAMPLE_JPROBES -e DEBUG_FS -m SAMPLE_KPROBE_BENCH &&
 			mk olddefconfig &&
-			if [ "$mode" = vmlinux ]; then mk vmlinux modules $(sc_image "$a"); else mk prepare; fi
+			if sc_other "$a"; then
+				mk vmlinux modules
+			elif [ "$mode" = vmlinux ]; then
+				mk vmlinux modules $(sc_image "$a")
+			else
+				mk prepare
+			fi
 		} > "$log" 2>&1
 		ok=$?
 		if [ $ok = 0 ]; then
@@ -469,6 +508,11 @@ for ((i = from; i <= to; i++)); do
 		opts=$(for s in KPROBES KRETPROBES OPTPROBES KPROBES_ON_FTRACE JPROBES KPROBES_COMPAT; do
 			v=$(sed -n "s/^CONFIG_$s=//p" "$obj/.config"); echo -n " $s=${v:-n}"; done)
 		if [ $ok = 0 ]; then
+			if sc_other "$a"; then
+				sc_last_key[$a]=$key sc_last_step[$a]=$nn
+				res "${plain:+$plain.}build.$nn.$a" PASS "(vmlinux and $(find "$obj" -name '*.ko' | wc -l) modules, small config, $(( $(date +%s) - t0 ))s;$opts)"
+				continue
+			fi
 			res "${plain:+$plain.}build.$nn.$a" PASS "($mode, ${#objs[@]} objects, $(( $(date +%s) - t0 ))s;$opts)"
 			[ "$mode" = vmlinux ] && sc_boot "$nn" "$a" "$obj"
 		else
