@@ -17,8 +17,8 @@
 #   KP_ARCHCHECK_CONFIG=small       (default) start from allnoconfig plus
 #                        what the kprobes code and its callers need: modules,
 #                        perf, BPF kprobes and override, fail_function,
-#                        kprobe and uprobe events, the samples and the
-#                        kprobes KUnit suites as modules (ac_small_config).
+#                        kprobe and uprobe events, the samples as modules
+#                        and the kprobes KUnit suites (ac_small_config).
 #                        It links the same kprobes code and its users
 #                        (modpost checks every export the modules use) in
 #                        minutes, where ppc64le's or arm's defconfig takes

@@ -36,7 +36,7 @@
 #      name archcheck's other architectures (ppc64le s390x arm mips i386
 #      arc parisc sh4 sparc64): each step links vmlinux and the modules in
 #      archcheck's small config (allnoconfig plus the kprobes options,
-#      their callers, the samples and the KUnit suites as modules),
+#      their callers, the samples as modules, the KUnit suites),
 #      without a boot; a step whose tree that architecture compiles is
 #      the last built step's is not built again (its line names that
 #      step).  KP_SC_FROM / KP_SC_TO (patch numbers, 1-based) narrow the
