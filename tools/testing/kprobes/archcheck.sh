@@ -240,7 +240,7 @@ ac_one() {	# ac_one FLAVOUR ARCH: 0 when it builds
 	[ "$fast" = 1 ] && echo "    compiled: ${objs[*]}"
 	[ "$fast" = 1 ] || echo "    modules: $(find "$obj" -name '*.ko' | wc -l), of them" \
 		"$(find "$obj/samples/kprobes" "$obj/lib" -name '*.ko' 2>/dev/null |
-			sed 's|.*/||' | sort | tr '\n' ' ')"
+			sed "s|^$obj/||" | sort | tr '\n' ' ')"
 	return 0
 }
 

@@ -822,7 +822,9 @@ def archcheck_md(results, report):
     runs = stored_dirs(results, 'archcheck')
     if not runs:
         return L + ['No archcheck result is stored yet: `make archcheck` runs and stores one.', '']
-    L += ['Per run, newest first: each build (`vmlinux`, or `fast`: the kprobes objects '
+    L += ['Per run, newest first: each build (`vmlinux`: the defconfig linked with its '
+          'modules; `vmlinux-small`: allnoconfig plus the kprobes options, their users, '
+          'the samples and KUnit suites, linked with its modules; or `fast`: the kprobes objects '
           'only) with the kprobes options its config ended up with, and the KUnit boots '
           'counted by result.', '']
     for name, path in reversed(runs):
@@ -1472,6 +1474,9 @@ def cover_arches(results):
                           'run of each): %s.' % '; '.join(
                               '%s (%s, %s%s)' % (cover_archlist(names), name,
                                                  'the kprobes objects' if mode == 'fast'
+                                                 else 'vmlinux and modules linked in '
+                                                 'allnoconfig plus the kprobes options '
+                                                 'and their users' if mode == 'vmlinux-small'
                                                  else mode,
                                                  ' and the kprobes samples' if samples else '')
                               for (name, mode, samples), names in sorted(groups.items())))
