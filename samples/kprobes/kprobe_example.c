@@ -31,11 +31,12 @@ MODULE_PARM_DESC(post, "also register a post-handler (default yes)");
 /*
  * The first argument, as the function sees it at its entry (at another
  * offset the register may hold something else by then).  Only the
- * architectures with HAVE_FUNCTION_ARG_ACCESS_API can tell.
+ * architectures with HAVE_FUNCTION_ARG_ACCESS_API can tell, and a module
+ * cannot ask on s390, whose regs_get_register() is not exported.
  */
 static unsigned long example_arg0(struct pt_regs *regs)
 {
-#ifdef CONFIG_HAVE_FUNCTION_ARG_ACCESS_API
+#if defined(CONFIG_HAVE_FUNCTION_ARG_ACCESS_API) && !defined(CONFIG_S390)
 	return regs_get_kernel_argument(regs, 0);
 #else
 	return 0;
