@@ -61,8 +61,8 @@
 #     SERIES teardown.apply PASS|FAIL       (6. the teardown series)
 #     SERIES teardown.checkpatch PASS|FAIL
 #     SERIES plain.together PASS|FAIL       (6. both, fixes first)
-#     SERIES build.NN.ARCH PASS|FAIL|SKIP   (NN the patch; not --quick)
-#     SERIES boot.NN.ARCH PASS|FAIL|SKIP    (KP_SC_BUILD=vmlinux)
+#     SERIES build.NN.ARCH PASS|FAIL|SKIP|SAME (NN the patch; not --quick)
+#     SERIES boot.NN.ARCH PASS|FAIL|SKIP|SAME (KP_SC_BUILD=vmlinux)
 # Logs in $KP_BUILD/series-check/; exit status non-zero if any failed.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -312,10 +312,12 @@ sc_arch() {	# kernel ARCH, cross prefix
 }
 # An architecture other than x86_64, arm64 and riscv64 (archcheck's):
 # each step links vmlinux and the modules in archcheck's small config
-# (kp_archcheck_small_config), in either mode, and does not boot.  A
-# step whose tree is, outside Documentation/ and the other
-# architectures' arch/ directories, the tree of the step last built on
-# that architecture, is not rebuilt: it names that step.
+# (kp_archcheck_small_config), in either mode, and does not boot.
+# On every architecture, a step whose tree is, outside Documentation/,
+# MAINTAINERS and the other architectures' arch/ directories, the tree
+# of the step last built (and in the vmlinux mode booted) there with
+# success gives the same kernel: it is not built again, and its lines
+# say SAME and name that step (KP_SC_SAME=0: build every step).
 sc_other() { case $1 in x86_64|arm64|riscv64) return 1 ;; esac; }
 sc_tree_key() {	# sc_tree_key KARCH: the tree the arch's compiler sees
 	local d=$1
@@ -403,7 +405,7 @@ sc_boot() {	# sc_boot NN ARCH OBJ: boot the step, run its kprobes KUnit suites
 	local nn=$1 a=$2 obj=$3 klog=$work/boot-${plain:+$plain-}$1-$2.log t0 out rcb
 	if ! grep -q '^CONFIG_KPROBES=y' "$obj/.config"; then
 		res "${plain:+$plain.}boot.$nn.$a" SKIP "(no KPROBES in this step's config)"
-		return
+		return 1
 	fi
 	t0=$(date +%s)
 	(cd "$src" && timeout 960 python3 tools/testing/kunit/kunit.py exec \
@@ -418,6 +420,7 @@ sc_boot() {	# sc_boot NN ARCH OBJ: boot the step, run its kprobes KUnit suites
 	else
 		res "${plain:+$plain.}boot.$nn.$a" FAIL "(see $klog)"
 		grep -E ' FAIL|^    ' <<< "$out" | head -12 | sed 's/^/    /'
+		return 1
 	fi
 }
 sc_wanted() {	# sc_wanted CONFIG SYMS
@@ -450,11 +453,14 @@ for ((i = from; i <= to; i++)); do
 		if sc_other "$a"; then
 			obj=$work/obj-$a-small
 			log=$work/build-$nn-$a-small.log
-			key=$(sc_tree_key "$karch")
-			if [ "${sc_last_key[$a]:-}" = "$key" ]; then
-				res "${plain:+$plain.}build.$nn.$a" PASS "(same tree as step ${sc_last_step[$a]} outside Documentation/ and other arches' arch/: not rebuilt)"
-				continue
+		fi
+		key=$(sc_tree_key "$karch")
+		if [ "${KP_SC_SAME:-1}" = 1 ] && [ "${sc_last_key[$a]:-}" = "$key" ]; then
+			res "${plain:+$plain.}build.$nn.$a" SAME "(the tree of step ${sc_last_step[$a]} outside Documentation/, MAINTAINERS and other arches' arch/: not built again)"
+			if [ "$mode" = vmlinux ] && ! sc_other "$a"; then
+				res "${plain:+$plain.}boot.$nn.$a" SAME "(step ${sc_last_step[$a]}'s kernel, booted there)"
 			fi
+			continue
 		fi
 		mkdir -p "$obj"
 		mk() {
@@ -514,7 +520,9 @@ for ((i = from; i <= to; i++)); do
 				continue
 			fi
 			res "${plain:+$plain.}build.$nn.$a" PASS "($mode, ${#objs[@]} objects, $(( $(date +%s) - t0 ))s;$opts)"
-			[ "$mode" = vmlinux ] && sc_boot "$nn" "$a" "$obj"
+			if [ "$mode" != vmlinux ] || sc_boot "$nn" "$a" "$obj"; then
+				sc_last_key[$a]=$key sc_last_step[$a]=$nn
+			fi
 		else
 			res "${plain:+$plain.}build.$nn.$a" FAIL "($mode; $log)"
 			grep -E 'error|Error' "$log" | head -10 | sed 's/^/    /'
