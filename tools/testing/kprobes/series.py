@@ -68,6 +68,7 @@ class Part:
         self.spans = []      # (path, regex, where, to the end?): tail and block
         self.moves = []      # (upstream path, temporary path)
         self.transient = []  # (file under TOOLS, reverse?)
+        self.late = []       # the same, applied after the part's patches
 
 
 def unescape(s):
@@ -121,11 +122,12 @@ def parse_map():
                 if len(words) != 3:
                     die('%s: move UPSTREAM-PATH TEMPORARY-PATH' % where)
                 cur.moves.append((words[1], words[2], where))
-            elif kw == 'patch':
+            elif kw in ('patch', 'patch-after'):
                 rev = len(words) == 3 and words[1] == '-R'
                 if len(words) != 2 and not rev:
-                    die('%s: patch [-R] FILE' % where)
-                cur.transient.append((words[-1], rev, where))
+                    die('%s: %s [-R] FILE' % (where, kw))
+                (cur.transient if kw == 'patch' else cur.late).append(
+                    (words[-1], rev, where))
             elif len(words) == 1:
                 if kw.startswith('patches/'):
                     cur.patches.append((kw, where))
@@ -303,7 +305,7 @@ class Series:
                     text.count('\n', 0, max(ms[0].end() - 1, ms[0].start()))
                 idx = set(range(first, last + 1))
                 self.held.setdefault(path, []).append((i, idx))
-            for f, rev, w in p.transient:
+            for f, rev, w in p.transient + p.late:
                 if not os.path.isfile(os.path.join(TOOLS, f)):
                     die('%s: no %s' % (w, f))
             for path, sym, w in p.entries:
@@ -457,6 +459,8 @@ def build(tree):
         for p in s.series:
             if s.patch_part.get(p) == k:
                 apply_patch(tree, p)
+        for f, rev, _ in part.late:
+            apply_patch(tree, f, TOOLS, rev)
         git('add', '-A', cwd=tree)
         if not git('status', '--porcelain', cwd=tree).strip():
             die('part %s (series.map:%d) changes nothing' % (part.slug, part.lineno))
@@ -505,6 +509,9 @@ def listing():
             print('     > %s (upstream) moves to %s' % (u, tmp))
         for f, rev, _ in part.transient:
             print('     p %s%s (transient)' % ('-R ' if rev else '', f))
+        for f, rev, _ in part.late:
+            print('     p %s%s (transient, after the part\'s patches)' %
+                  ('-R ' if rev else '', f))
     for p in sorted(s.wb):
         print('   workbench only: patches/%s' % p)
 
