@@ -1412,30 +1412,47 @@ def cover_arches(results):
             m = re.match(r"^#.* at (\w+)'s series \((\d+) patches", line)
             if m and not which:
                 which = '%s, %s patches' % (m.group(1)[:7], m.group(2))
-            m = re.match(r'^SERIES boot\.(\d+)\.(\S+) (PASS|FAIL)', line)
+            m = re.match(r'^SERIES boot\.(\d+)\.(\S+) (PASS|FAIL|SAME)', line)
             if m:
-                b = seen.setdefault(m.group(2), {'steps': [], 'fail': 0})
+                b = seen.setdefault(m.group(2), {'steps': [], 'fail': 0, 'same': 0})
                 b['steps'].append(int(m.group(1)))
                 b['fail'] += m.group(3) == 'FAIL'
+                b['same'] += m.group(3) == 'SAME'
         for arch, b in seen.items():
             booted.setdefault(arch, []).insert(0, (name, which, b))
     L = []
     if booted:
-        said = []
+        # The runs of the newest series (the most patches a run names);
+        # the older series' runs are only counted.
+        def npatches(which):
+            m = re.search(r'(\d+) patches', which)
+            return int(m.group(1)) if m else 0
+        newest = max(npatches(w) for runs in booted.values() for _, w, _ in runs)
+        said, older = [], 0
         for a in cover_order(booted):
             runs = []
             for name, which, b in booted[a]:
+                if newest and npatches(which) != newest:
+                    older += 1
+                    continue
                 st = sorted(set(b['steps']))
-                runs.append('%s%s steps %02d-%02d, %s' % (
+                runs.append('%s%s steps %02d-%02d%s, %s' % (
                     name, ' (%s)' % which if which else '', st[0], st[-1],
+                    ' (%d of them the kernel of an earlier step: SAME)' % b['same']
+                    if b['same'] else '',
                     'all passed' if not b['fail'] else '%s failed' % cover_count(b['fail'])))
-            said.append('%s: %s' % (a, '; '.join(runs)))
+            if runs:
+                said.append('%s: %s' % (a, '; '.join(runs)))
         L += cover_bullet('Booted under QEMU (TCG), never on hardware: %s, steps of the '
                           'series linked and booted with the kprobes KUnit suites each '
-                          'has (make series-check).  x86_64 and arm64 are also what make '
-                          'check boots.  The stored series-check runs, newest first, '
-                          'with the series they checked where they name it, and the '
-                          'steps they booted: %s.' % (cover_archlist(booted), '.  '.join(said)))
+                          'has (make series-check; a step whose tree an architecture '
+                          'compiles is unchanged is not built again, SAME).  x86_64 and '
+                          'arm64 are also what make check boots.  The stored series-check '
+                          'runs of this series, newest first, and the steps they '
+                          'booted: %s%s.' % (cover_archlist(booted), '.  '.join(said),
+                                            '.  %d stored runs of earlier versions of '
+                                            'the series are not listed' % older
+                                            if older else ''))
     compiled, kunit = {}, {}
     for name, path in stored_dirs(results, 'archcheck'):
         try:
@@ -1447,7 +1464,7 @@ def cover_arches(results):
             w = line.split()
             if len(w) >= 3 and w[0] == 'ARCHCHECK' and w[1].startswith('ours:'):
                 arch, mode = (w[1].split(':') + ['', ''])[1:3]
-                detail = ' '.join(lines[i + 1:i + 3])
+                detail = ' '.join(lines[i + 1:i + 4])
                 compiled[arch] = (name[:16], mode, w[2], 'samples/' in detail)
             elif line.startswith('# KUnit boot: '):
                 boot = line[len('# KUnit boot: '):].split()[:2]
