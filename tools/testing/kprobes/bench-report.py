@@ -1438,7 +1438,7 @@ def cover_arches(results):
                 st = sorted(set(b['steps']))
                 runs.append('%s%s steps %02d-%02d%s, %s' % (
                     name, ' (%s)' % which if which else '', st[0], st[-1],
-                    ' (%d of them the kernel of an earlier step: SAME)' % b['same']
+                    ' (%s of them the kernel of an earlier step: SAME)' % cover_count(b['same'])
                     if b['same'] else '',
                     'all passed' if not b['fail'] else '%s failed' % cover_count(b['fail'])))
             if runs:
@@ -1450,9 +1450,10 @@ def cover_arches(results):
                           'arm64 are also what make check boots.  The stored series-check '
                           'runs of this series, newest first, and the steps they '
                           'booted: %s%s.' % (cover_archlist(booted), '.  '.join(said),
-                                            '.  %d stored runs of earlier versions of '
-                                            'the series are not listed' % older
-                                            if older else ''))
+                                            ('.  One stored run of an earlier version of '
+                                             'the series is not listed' if older == 1 else
+                                             '.  %d stored runs of earlier versions of the '
+                                             'series are not listed' % older) if older else ''))
     compiled, kunit = {}, {}
     for name, path in stored_dirs(results, 'archcheck'):
         try:

@@ -500,7 +500,10 @@ has cover.fill-unregister '^  x86_64, 100 at entries, just registered +500 ms +2
 has cover.fill-no-loss '^No row of the same runs costs this series more than'
 has cover.fill-teardown '^    x86_64 +4 s +1\.3 ms +0\.6 ms$'
 has cover.fill-teardown-run 'x86_64 run 2026-11-25T2100Z \(project commit 333333333333;'
-has cover.fill-booted '2026-11-25T2200Z \(abc1234, 2 patches\) steps 01-02, one failed\.$'
+has cover.fill-booted-run 'riscv64: 2026-11-25T2200Z \(abc1234, 2$'
+has cover.fill-booted '^   patches\) steps 01-03 \(one of them the kernel of an earlier step:$'
+has cover.fill-booted-failed '^   SAME\), one failed\.  One stored run of an earlier version of the$'
+has cover.fill-booted-older '^   series is not listed\.$'
 has cover.fill-build-failed '^ - Did not build in the newest stored make archcheck run: mips'
 hasnt cover.fill-placeholders-gone '@@'
 # a wall boot where the f hit costs more than 6.12's while its
