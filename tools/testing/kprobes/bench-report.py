@@ -1404,22 +1404,27 @@ def cover_arches(results):
     """Which architectures were booted, which only compiled, from the
     stored series-check (results/series/) and archcheck runs: per arch
     the newest stored run that has it."""
-    booted = {}
+    booted, linked = {}, {}
     for path in sorted(glob.glob(os.path.join(results, 'series', '*.txt'))):
         name = os.path.basename(path)[:-4][:16]
-        seen, which = {}, ''
+        seen, linked_seen, which = {}, {}, ''
         for line in open(path, errors='replace'):
             m = re.match(r"^#.* at (\w+)'s series \((\d+) patches", line)
             if m and not which:
                 which = '%s, %s patches' % (m.group(1)[:7], m.group(2))
-            m = re.match(r'^SERIES boot\.(\d+)\.(\S+) (PASS|FAIL|SAME)', line)
+            m = re.match(r'^SERIES (boot|build)\.(\d+)\.(\S+) (PASS|FAIL|SAME)', line)
             if m:
-                b = seen.setdefault(m.group(2), {'steps': [], 'fail': 0, 'same': 0})
-                b['steps'].append(int(m.group(1)))
-                b['fail'] += m.group(3) == 'FAIL'
-                b['same'] += m.group(3) == 'SAME'
+                kind = linked_seen if m.group(1) == 'build' else seen
+                b = kind.setdefault(m.group(3), {'steps': [], 'fail': 0, 'same': 0})
+                b['steps'].append(int(m.group(2)))
+                b['fail'] += m.group(4) == 'FAIL'
+                b['same'] += m.group(4) == 'SAME'
         for arch, b in seen.items():
             booted.setdefault(arch, []).insert(0, (name, which, b))
+        # archcheck's arches: linked after every patch, never booted
+        for arch, b in linked_seen.items():
+            if arch not in seen and arch not in ('x86_64', 'arm64', 'riscv64'):
+                linked.setdefault(arch, []).insert(0, (name, which, b))
     L = []
     if booted:
         # The runs of the newest series (the most patches a run names);
@@ -1454,6 +1459,19 @@ def cover_arches(results):
                                              'the series is not listed' if older == 1 else
                                              '.  %d stored runs of earlier versions of the '
                                              'series are not listed' % older) if older else ''))
+    if linked:
+        runs = []
+        for a in cover_order(linked):
+            for name, which, b in linked[a]:
+                st = sorted(set(b['steps']))
+                runs.append('%s (%s%s steps %02d-%02d%s, %s)' % (
+                    a, name, ' (%s)' % which if which else '', st[0], st[-1],
+                    ' (%s of them the kernel of an earlier step: SAME)' % cover_count(b['same'])
+                    if b['same'] else '',
+                    'all passed' if not b['fail'] else '%s failed' % cover_count(b['fail'])))
+        L += cover_bullet('Linked after every patch, never booted (make series-check, vmlinux '
+                          'and the modules in make archcheck\'s kprobes-sized config): %s.'
+                          % '; '.join(runs))
     compiled, kunit = {}, {}
     for name, path in stored_dirs(results, 'archcheck'):
         try:

@@ -504,6 +504,8 @@ has cover.fill-booted-run 'riscv64: 2026-11-25T2200Z \(abc1234, 2$'
 has cover.fill-booted '^   patches\) steps 01-03 \(one of them the kernel of an earlier step:$'
 has cover.fill-booted-failed '^   SAME\), one failed\.  One stored run of an earlier version of the$'
 has cover.fill-booted-older '^   series is not listed\.$'
+has cover.fill-linked '^ - Linked after every patch, never booted \(make series-check, vmlinux$'
+has cover.fill-linked-run '^   \(2026-11-25T2300Z \(abc1234, 2 patches\) steps 01-02 \(one of them the$'
 has cover.fill-build-failed '^ - Did not build in the newest stored make archcheck run: mips'
 hasnt cover.fill-placeholders-gone '@@'
 # a wall boot where the f hit costs more than 6.12's while its
