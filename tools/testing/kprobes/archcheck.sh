@@ -70,23 +70,25 @@ fi
 # arch's kprobes objects ("SYMS:object": built when each CONFIG_SYM of the
 # comma-separated SYMS is y or m, or is neither when written !SYM).
 ac_arch() {
+	local d
 	case $1 in
-	riscv64) echo "riscv riscv64-linux-gnu- defconfig" ;;
-	ppc64le) echo "powerpc powerpc64le-linux-gnu- ppc64le_defconfig" ;;
-	s390x) echo "s390 s390x-linux-gnu- defconfig" ;;
-	arm) echo "arm arm-linux-gnueabihf- multi_v7_defconfig" ;;
-	mips) echo "mips mips-linux-gnu- 32r2el_defconfig" ;;
+	riscv64|s390x) d=defconfig ;;
+	ppc64le) d=ppc64le_defconfig ;;
+	arm) d=multi_v7_defconfig ;;
+	mips) d=32r2el_defconfig ;;
 	# i386: our own x86 code in 32-bit mode, the host's gcc with -m32
-	i386) echo "i386 x86_64-linux-gnu- i386_defconfig" ;;
-	arc) echo "arc arc-linux-gnu- haps_hs_smp_defconfig" ;;
-	parisc) echo "parisc hppa-linux-gnu- generic-32bit_defconfig" ;;
-	sh4) echo "sh sh4-linux-gnu- shx3_defconfig" ;;
-	sparc64) echo "sparc sparc64-linux-gnu- sparc64_defconfig" ;;
+	i386) d=i386_defconfig ;;
+	arc) d=haps_hs_smp_defconfig ;;
+	parisc) d=generic-32bit_defconfig ;;
+	sh4) d=shx3_defconfig ;;
+	sparc64) d=sparc64_defconfig ;;
 	# ours' own arches, for a quick look that they stay out of the compat layer
-	x86_64) echo "x86 x86_64-linux-gnu- x86_64_defconfig" ;;
-	arm64) echo "arm64 aarch64-linux-gnu- defconfig" ;;
+	x86_64) echo "x86 x86_64-linux-gnu- x86_64_defconfig"; return ;;
+	arm64) echo "arm64 aarch64-linux-gnu- defconfig"; return ;;
 	*) kp_die "archcheck: unknown arch '$1' (riscv64 ppc64le s390x arm mips i386 arc parisc sh4 sparc64 x86_64 arm64)" ;;
 	esac
+	# the kernel ARCH and cross compiler: lib.sh's table
+	echo "$(kp_other_arch "$1") $d"
 }
 ac_objs() {
 	case $1 in

@@ -306,7 +306,6 @@ sc_arch() {	# kernel ARCH, cross prefix
 	case $1 in
 	x86_64) echo "x86 x86_64-linux-gnu-" ;;
 	arm64) echo "arm64 aarch64-linux-gnu-" ;;
-	riscv64) echo "riscv riscv64-linux-gnu-" ;;
 	*) kp_other_arch "$1" || kp_die "series-check: unknown arch $1" ;;
 	esac
 }
