@@ -72,7 +72,7 @@ class Part:
 
 
 def unescape(s):
-    return s.replace('\\t', '\t')
+    return s.replace('\\t', '\t').replace('\\n', '\n')
 
 
 def parse_map():
