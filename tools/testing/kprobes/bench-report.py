@@ -1400,6 +1400,19 @@ def cover_archlist(names):
     return ', '.join(names[:-1]) + ' and ' + names[-1] if len(names) > 1 else ''.join(names)
 
 
+def cover_steps(steps):
+    """Sorted step numbers as ranges: 01-14, 22, 24-50."""
+    out, st = [], sorted(set(steps))
+    k = 0
+    while k < len(st):
+        e = k
+        while e + 1 < len(st) and st[e + 1] == st[e] + 1:
+            e += 1
+        out.append('%02d' % st[k] if e == k else '%02d-%02d' % (st[k], st[e]))
+        k = e + 1
+    return ', '.join(out)
+
+
 def cover_arches(results):
     """Which architectures were booted, which only compiled, from the
     stored series-check (results/series/) and archcheck runs: per arch
@@ -1407,15 +1420,19 @@ def cover_arches(results):
     booted, linked = {}, {}
     for path in sorted(glob.glob(os.path.join(results, 'series', '*.txt'))):
         name = os.path.basename(path)[:-4][:16]
-        seen, linked_seen, which = {}, {}, ''
+        seen, linked_seen, which, carried = {}, {}, '', None
         for line in open(path, errors='replace'):
+            m = re.match(r'^# series-same\.py --carry (\S+)', line)
+            if m and not which:
+                carried = m.group(1)[:16]
             m = re.match(r"^#.* at (\w+)'s series \((\d+) patches", line)
             if m and not which:
                 which = '%s, %s patches' % (m.group(1)[:7], m.group(2))
             m = re.match(r'^SERIES (boot|build)\.(\d+)\.(\S+) (PASS|FAIL|SAME)', line)
             if m:
                 kind = linked_seen if m.group(1) == 'build' else seen
-                b = kind.setdefault(m.group(3), {'steps': [], 'fail': 0, 'same': 0})
+                b = kind.setdefault(m.group(3), {'steps': [], 'fail': 0, 'same': 0,
+                                                 'carried': carried})
                 b['steps'].append(int(m.group(2)))
                 b['fail'] += m.group(4) == 'FAIL'
                 b['same'] += m.group(4) == 'SAME'
@@ -1425,33 +1442,57 @@ def cover_arches(results):
         for arch, b in linked_seen.items():
             if arch not in seen and arch not in ('x86_64', 'arm64', 'riscv64'):
                 linked.setdefault(arch, []).insert(0, (name, which, b))
-    L = []
-    if booted:
-        # The runs of the newest series (the most patches a run names);
-        # the older series' runs are only counted.
-        def npatches(which):
-            m = re.search(r'(\d+) patches', which)
-            return int(m.group(1)) if m else 0
-        newest = max(npatches(w) for runs in booted.values() for _, w, _ in runs)
-        said, older = [], 0
-        for a in cover_order(booted):
-            runs = []
-            for name, which, b in booted[a]:
+
+    # The runs of the newest series (as many patches as the newest run
+    # names: series-same.py --carry restates an older series' steps for
+    # it); the older series' runs are only counted.
+    def npatches(which):
+        m = re.search(r'(\d+) patches', which)
+        return int(m.group(1)) if m else 0
+    everything = [(n, w) for d in (booted, linked) for runs in d.values()
+                  for n, w, _ in runs if npatches(w)]
+    newest = npatches(max(everything)[1]) if everything else 0
+
+    def said_runs(d):
+        said, older, nsteps = [], 0, None
+        for a in cover_order(d):
+            runs, steps = [], set()
+            for name, which, b in d[a]:
                 if newest and npatches(which) != newest:
                     older += 1
                     continue
-                st = sorted(set(b['steps']))
-                runs.append('%s%s steps %02d-%02d%s, %s' % (
-                    name, ' (%s)' % which if which else '', st[0], st[-1],
-                    ' (%s of them the kernel of an earlier step: SAME)' % cover_count(b['same'])
-                    if b['same'] else '',
+                steps |= set(b['steps'])
+                word = 'step' if len(set(b['steps'])) == 1 else 'steps'
+                if b['carried']:
+                    what = ('%s %s carried from run %s of an earlier version of the '
+                            'series, whose step of the same tree passed there'
+                            % (word, cover_steps(b['steps']), b['carried']))
+                else:
+                    what = '%s %s%s' % (word, cover_steps(b['steps']),
+                                          ' (%s of them the kernel of an earlier step: '
+                                          'SAME)' % cover_count(b['same'])
+                                          if b['same'] else '')
+                runs.append('%s%s %s, %s' % (
+                    name, ' (%s)' % which if which else '', what,
                     'all passed' if not b['fail'] else '%s failed' % cover_count(b['fail'])))
             if runs:
-                said.append('%s: %s' % (a, '; '.join(runs)))
+                missing = set(range(1, newest + 1)) - steps if newest else set()
+                said.append('%s: %s; %s' % (
+                    a, '; '.join(runs),
+                    'all %d steps covered' % newest if not missing else
+                    '%s %s not covered' % ('step' if len(missing) == 1 else 'steps',
+                                           cover_steps(missing))))
+        return said, older
+
+    L = []
+    if booted:
+        said, older = said_runs(booted)
         L += cover_bullet('Booted under QEMU (TCG), never on hardware: %s, steps of the '
                           'series linked and booted with the kprobes KUnit suites each '
                           'has (make series-check; a step whose tree an architecture '
-                          'compiles is unchanged is not built again, SAME).  x86_64 and '
+                          'compiles is unchanged is not built again, SAME; '
+                          'series-same.py carries a step of an earlier version of the '
+                          'series whose tree is the same).  x86_64 and '
                           'arm64 are also what make check boots.  The stored series-check '
                           'runs of this series, newest first, and the steps they '
                           'booted: %s%s.' % (cover_archlist(booted), '.  '.join(said),
@@ -1460,18 +1501,14 @@ def cover_arches(results):
                                              '.  %d stored runs of earlier versions of the '
                                              'series are not listed' % older) if older else ''))
     if linked:
-        runs = []
-        for a in cover_order(linked):
-            for name, which, b in linked[a]:
-                st = sorted(set(b['steps']))
-                runs.append('%s (%s%s steps %02d-%02d%s, %s)' % (
-                    a, name, ' (%s)' % which if which else '', st[0], st[-1],
-                    ' (%s of them the kernel of an earlier step: SAME)' % cover_count(b['same'])
-                    if b['same'] else '',
-                    'all passed' if not b['fail'] else '%s failed' % cover_count(b['fail'])))
-        L += cover_bullet('Linked after every patch, never booted (make series-check, vmlinux '
-                          'and the modules in make archcheck\'s kprobes-sized config): %s.'
-                          % '; '.join(runs))
+        said, older = said_runs(linked)
+        if said:
+            L += cover_bullet('Linked after every patch, never booted (make series-check, '
+                              'vmlinux and the modules in make archcheck\'s kprobes-sized '
+                              'config): %s%s.' % ('.  '.join(said),
+                                                  ('.  %s stored runs of earlier versions '
+                                                   'are not listed' % cover_count(older).capitalize())
+                                                  if older else ''))
     compiled, kunit = {}, {}
     for name, path in stored_dirs(results, 'archcheck'):
         try:
@@ -1522,7 +1559,7 @@ def cover_arches(results):
             for a in cover_order(failed)))
     # x86_64 and arm64 are what make check builds and boots
     none = [a for a in COVER_ARCHES if a not in booted and a not in compiled and
-            a not in kunit and a not in ('x86_64', 'arm64')]
+            a not in kunit and a not in linked and a not in ('x86_64', 'arm64')]
     if none:
         L += cover_bullet('Never built here (no stored build): %s.' % cover_archlist(none))
     return L or ['No series-check or archcheck result is stored.']
