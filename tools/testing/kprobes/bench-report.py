@@ -743,6 +743,239 @@ def report_md(results, runs, repo, report):
     return L
 
 
+# ---------------------------------------------------------------------
+# The per-cause tables: bench-steps.sh's runs.
+#
+# bench-steps.sh keeps each run in RESULTS/bench-steps/RUN/ (RUN: the
+# UTC start and the arches): run.meta, and per config and step
+# CONFIG/NN-PART/ with step.meta (the step's number, part, subject,
+# commit, build verdict, kprobes options) and the console logs of the
+# step's kernel (ours-ARCH-icount.log: guest instructions;
+# ours-ARCH-wallN.log: TCG wall time), the same per-hit boots as make
+# bench's.  The report and the cover letter take, per arch, the newest
+# run that has steps of it; the steps of a config are compared in their
+# order, each with the one measured before it.
+
+# The per-hit rows of a step table (the order of ROWS).
+STEP_ROWS = ['k', 'b', 'r', 'o', 'ro', 'f', 'rf', 'rs']
+# What each part's kernel brings to a hit, and the rows it is about:
+# the per-cause lines of the cover letter and the per-part messages.
+STEP_CAUSES = {
+    'x86-int3': ("6.12's x86 code, driven through the compat layer", []),
+    'x86': ('int3 probes of the rebuilt core, every instruction stepped',
+            ['k', 'b', 'r']),
+    'x86-boost': ('boosting, in a kernel without preemption', ['b', 'r']),
+    'x86-boost-preempt': ('boosting in a preemptible kernel too', ['b', 'r']),
+    'x86-post': ('post_handlers run from a copy', ['k']),
+    'docs-x86': ('documentation only: the kernel before the kretprobe trampoline', []),
+    'x86-kret': ('the kretprobe trampoline instead of rethook', ['r', 'rf', 'rs']),
+    'x86-opt': ('jump optimization', ['o', 'ro']),
+    'x86-ftrace': ('kprobes on ftrace', ['f', 'rf']),
+    'arm64-decode': ("6.12's arm64 code, driven through the compat layer", []),
+    'arm64': ('BRK probes of the rebuilt core, every instruction stepped',
+              ['k', 'b']),
+    'arm64-boost': ('boosting', ['b']),
+    'arm64-post': ('post_handlers run from a copy', ['k']),
+    'arm64-kret': ('the kretprobe trampoline', ['r', 'rs']),
+    'arm64-opt': ('jump optimization', ['o', 'ro']),
+}
+# The rows said in prose (per-part messages).
+STEP_ROW_WORDS = {
+    'k': 'a kprobe with a post_handler', 'b': 'a kprobe without post_handler',
+    'r': 'a kretprobe (entry by trap)', 'o': 'a jump-optimized kprobe',
+    'ro': 'a kretprobe (jump-optimized entry)', 'f': 'a kprobe on ftrace',
+    'rf': 'a kretprobe (entry on ftrace)',
+    'rs': 'a kretprobe with 100 calls in flight (per call)'}
+# A step changes a row when it moves it by at least this many guest
+# instructions per hit (an -icount count of a 20,000-call row moves by
+# a fraction of an instruction from one kernel to the next: timer
+# interrupts at other points).
+STEP_SAME = 2
+
+
+def step_meta(path):
+    """step.meta of a step directory as a dict (its first line split)."""
+    kv = dict(read_meta(os.path.join(path, 'step.meta')))
+    m = re.match(r'^(\d+) part: (\S+) arch: (\S+) config: (\S+)', kv.get('step', ''))
+    if m:
+        kv.update(nn=int(m.group(1)), part=m.group(2), arch=m.group(3), config=m.group(4))
+    return kv
+
+
+def step_cells(d, arch):
+    """{row: {'insns', 'norm', 'walls', 'why'}} of a step's boots."""
+    ic = parse(os.path.join(d, 'ours-%s-icount.log' % arch))
+    walls = [w for w in (parse(p) for p in sorted(glob.glob(
+        os.path.join(d, 'ours-%s-wall*.log' % arch)))) if w]
+    cells = {}
+    for key in ['none'] + STEP_ROWS:
+        insns = per_hit(ic, key) if ic and key in ic and not ic[key].get('na') else None
+        ns = [n for n in (per_hit_norm(w, key) for w in walls) if n is not None]
+        cells[key] = {'insns': insns, 'norm': statistics.median(ns) if ns else None,
+                      'walls': len(ns),
+                      'why': None if insns is not None else
+                      (why_na(ic, key) if ic else 'no result')}
+    return cells
+
+
+def steps_runs(results):
+    """[(name, path, {arch: {config: [step]}})] of RESULTS/bench-steps/,
+    oldest first; a step is step_meta() with its dir and cells."""
+    runs = []
+    for name, path in stored_dirs(results, 'bench-steps'):
+        arches = {}
+        for cfg in sorted(os.listdir(path)):
+            cd = os.path.join(path, cfg)
+            if not os.path.isdir(cd):
+                continue
+            for sd in sorted(os.listdir(cd)):
+                d = os.path.join(cd, sd)
+                st = step_meta(d)
+                if not os.path.isdir(d) or 'arch' not in st:
+                    continue
+                st['dir'] = d
+                st['cells'] = step_cells(d, st['arch'])
+                arches.setdefault(st['arch'], {}).setdefault(cfg, []).append(st)
+        for a in arches:
+            for cfg in arches[a]:
+                arches[a][cfg].sort(key=lambda s: s['nn'])
+        runs.append((name, path, arches))
+    return runs
+
+
+def steps_current(runs):
+    """{arch: (name, path, {config: [step]})}: the newest run per arch."""
+    cur = {}
+    for name, path, arches in runs:
+        for a, cfgs in arches.items():
+            cur[a] = (name, path, cfgs)
+    return cur
+
+
+def step_label(st):
+    return '%02d %s' % (st['nn'], st['part'])
+
+
+def step_value(c):
+    """A cell of the per-step table: instructions (wall, calls)."""
+    if c['insns'] is None:
+        return c['why'] or 'n/a'
+    return '%.0f (%s)' % (c['insns'], '%.1f' % c['norm'] if c['norm'] is not None else '-')
+
+
+def step_delta(a, b):
+    """(delta insns, delta wall calls) of cell B against cell A, or None."""
+    if a['insns'] is None or b['insns'] is None:
+        return None
+    dn = b['norm'] - a['norm'] if a['norm'] is not None and b['norm'] is not None else None
+    return (b['insns'] - a['insns'], dn)
+
+
+def step_delta_str(d):
+    if d is None:
+        return '-'
+    return '%+.0f (%s)' % (d[0], '%+.1f' % d[1] if d[1] is not None else '-')
+
+
+def step_pairs(steps):
+    """(previous, step) of each measured step after the first of a config."""
+    ok = [s for s in steps if s.get('build', '').startswith('PASS') and
+          s['cells']['none']['insns'] is not None]
+    return list(zip(ok, ok[1:]))
+
+
+def step_row_said(key, a, b):
+    """One row of a step against the one before, said shortly."""
+    ca, cb = a['cells'][key], b['cells'][key]
+    d = step_delta(ca, cb)
+    if d is None:
+        return None
+    if abs(d[0]) < STEP_SAME:
+        return '%s %.0f, unchanged (%+.0f)' % (key, cb['insns'], d[0])
+    pct = 100.0 * d[0] / ca['insns'] if ca['insns'] else 0
+    wall = ''
+    if ca['norm'] is not None and cb['norm'] is not None:
+        wall = '; wall %.1f -> %.1f calls' % (ca['norm'], cb['norm'])
+    return '%s %.0f -> %.0f (%+.0f, %+.0f%%%s)' % (key, ca['insns'], cb['insns'], d[0], pct, wall)
+
+
+def steps_md(results, report, repo):
+    runs = steps_runs(results)
+    cur = steps_current(runs)
+    L = ['## Per cause (`make bench-steps`)', '',
+         'The per-hit rows of `make bench` (ours only, the same module and guest side) on the '
+         'kernels of chosen steps of the exported series, which moves each architecture from '
+         'the compat layer to its own code one behaviour at a time: the difference between a '
+         'step and the one measured before it in the same config is what that step brings to a '
+         'hit.  Each cell: guest instructions per hit under `-icount shift=0`, `-smp 1`, the '
+         'unprobed call subtracted, and in parentheses the TCG wall time of a hit in unprobed '
+         'calls of its own boot (median of the wall boots).  "Change": the step against the one '
+         'before it; a row that moves by less than %d instructions is unchanged.' % STEP_SAME, '']
+    if not cur:
+        return L + ['No bench-steps run is stored yet: `make bench-steps` measures and stores one.', '']
+    for arch in sorted(cur):
+        name, path, cfgs = cur[arch]
+        L += ['### %s, run %s' % (arch, name), '',
+              'Raw results: [`%s/`](%s/).' % (rel(path, repo), rel(path, os.path.dirname(report)))]
+        for k, v in read_meta(os.path.join(path, 'run.meta')):
+            L.append('- %s: %s' % (k, v))
+        L.append('')
+        for cfg in sorted(cfgs):
+            steps = cfgs[cfg]
+            L += ['#### %s config' % cfg, '',
+                  '| step | subject | commit | build | kprobes options |',
+                  '|---|---|---|---|---|']
+            for st in steps:
+                L.append('| %s | %s | %s | %s | %s |' % (
+                    step_label(st), st.get('subject', '?'), st.get('commit', '?')[:12],
+                    st.get('build', '?'), st.get('kprobes options', '?')))
+            metas = [dict(read_meta(m)) for st in steps
+                     for m in sorted(glob.glob(os.path.join(st['dir'], '*.meta')))
+                     if not m.endswith('step.meta')]
+            q = sorted({m.get('qemu', '').split(' -smp')[0] for m in metas if m.get('qemu')})
+            L += ['', '- QEMU: %s; host load over the boots: %s' % (', '.join(q) or '?',
+                                                                    cover_loads(metas)), '']
+            L += ['| row | what | ' + ' | '.join(step_label(s) for s in steps) + ' |',
+                  '|---|---|' + '---:|' * len(steps)]
+            titles = dict(ROWS)
+            for key in ['none'] + STEP_ROWS:
+                if key == 'none':
+                    vals = ['%.0f' % s['cells']['none']['insns']
+                            if s['cells']['none']['insns'] is not None else 'no result'
+                            for s in steps]
+                else:
+                    vals = [step_value(s['cells'][key]) for s in steps]
+                L.append('| %s | %s | %s |' % (key, titles[key], ' | '.join(vals)))
+            pairs = step_pairs(steps)
+            if pairs:
+                L += ['', 'Change, each step against the one before it:', '',
+                      '| row | ' + ' | '.join('%s vs %02d' % (step_label(b), a['nn'])
+                                              for a, b in pairs) + ' |',
+                      '|---|' + '---:|' * len(pairs)]
+                for key in STEP_ROWS:
+                    L.append('| %s | %s |' % (key, ' | '.join(
+                        step_delta_str(step_delta(a['cells'][key], b['cells'][key]))
+                        for a, b in pairs)))
+                L += ['', 'What each step brings (its rows that changed; every row it is '
+                      'about, changed or not):', '']
+                for a, b in pairs:
+                    cause, about = STEP_CAUSES.get(b['part'], ('', []))
+                    said = []
+                    for key in STEP_ROWS:
+                        s = step_row_said(key, a, b)
+                        if s and (key in about or not s.split(' ', 2)[2].startswith('unchanged')):
+                            said.append(s)
+                    L.append('- %s%s, against %s: %s.' % (
+                        step_label(b), ' (%s)' % cause if cause else '', step_label(a),
+                        '; '.join(said) if said else 'no row changed'))
+            L.append('')
+    older = [(n, p) for n, p, a in runs if n not in [c[0] for c in cur.values()]]
+    if older:
+        L += ['Earlier bench-steps runs (raw files in their directories): ' + ', '.join(
+            '[%s](%s/)' % (n, rel(p, os.path.dirname(report))) for n, p in reversed(older)) + '.', '']
+    return L
+
+
 def stored_dirs(results, kind):
     """[(name, path)] of RESULTS/KIND/, oldest first."""
     top = os.path.join(results, kind)
@@ -1000,7 +1233,8 @@ def report_main(argv):
     readme = opts['--readme']
     base = os.path.dirname(os.path.abspath(readme))
     runs = stored_runs(results)
-    new_report = '\n'.join(report_md(results, runs, base, report) + stress_md(results, report) +
+    new_report = '\n'.join(report_md(results, runs, base, report) +
+                           steps_md(results, report, base) + stress_md(results, report) +
                            teardown_md(results, report) +
                            archcheck_md(results, report)).rstrip('\n') + '\n'
     text = open(readme).read()

@@ -27,7 +27,9 @@
 # deterministic: the headline) and KP_BENCH_RUNS (default 2) boots
 # without it (TCG wall time, which bench-report.py divides by the
 # unprobed call of the same boot), each -smp 1 with kpb_part=hit, as
-# make bench's hit and wall boots.
+# make bench's hit and wall boots.  A step's boots run while the next
+# step builds: the instruction counts do not depend on the host, and
+# the wall time of a hit is read in unprobed calls of its own boot.
 #
 # Configs (KP_BENCH_CONFIGS, default "workbench nopreempt" on x86_64,
 # "workbench" on arm64):
@@ -169,6 +171,28 @@ build_step() {
 	echo "$snap"
 }
 
+# boot_step ARCH CONFIG SNAP OUT: the step's boots, its logs in OUT
+boot_step() {
+	local arch=$1 cfg=$2 out=$4 r
+	export KP_BUILD=$3 KP_GUEST_TOOLS=0
+	kp_bench_boot ours "$arch" "$cfg" "$out/ours-$arch-icount.log" 1 \
+		"-icount shift=0" "$params"
+	for r in $(seq 1 "$runs"); do
+		kp_bench_boot ours "$arch" "$cfg" "$out/ours-$arch-wall$r.log" 1 "" "$params"
+	done
+	grep -aq 'BENCHRES row=none ' "$out/ours-$arch-icount.log" 2>/dev/null || {
+		kp_log "bench-steps: no result in $out/ours-$arch-icount.log"
+		return 1
+	}
+	kp_log "bench-steps: booted $out"
+}
+booting=
+wait_boots() {
+	[ -n "$booting" ] || return 0
+	wait "$booting" || rc=1
+	booting=
+}
+
 rc=0
 for arch in $arches; do
 	for cfg in ${KP_BENCH_CONFIGS:-$(default_configs "$arch")}; do
@@ -190,7 +214,12 @@ for arch in $arches; do
 			rm -f "$out/ours-$arch-"*
 			if ! snap=$(build_step "$arch" "$cfg" "$nn"); then
 				kp_log "bench-steps: $arch $cfg step $nn ($part): the build FAILED ($work/build-$arch-$cfg-$nn.log)"
-				echo "build: FAIL" > "$out/step.meta"
+				{
+					echo "step: $nn part: $part arch: $arch config: $cfg"
+					echo "subject: $(git -C "$src" log -1 --format=%s)"
+					echo "commit: $(git -C "$src" rev-parse HEAD)"
+					echo "build: FAIL"
+				} > "$out/step.meta"
 				rc=1
 				continue
 			fi
@@ -202,20 +231,16 @@ for arch in $arches; do
 				echo "kprobes options: $(for o in PREEMPTION KPROBES KPROBES_COMPAT KRETPROBES KRETPROBE_ON_RETHOOK OPTPROBES KPROBES_ON_FTRACE JPROBES; do
 					v=$(sed -n "s/^CONFIG_$o=//p" "$snap/obj-ours-$arch/.config"); echo -n "$o=${v:-n} "; done)"
 			} > "$out/step.meta"
-			kp_log "bench-steps: $arch $cfg step $nn ($part): built in $(( $(date +%s) - t0 ))s, booting"
-			(
-				export KP_BUILD=$snap KP_GUEST_TOOLS=0
-				kp_bench_boot ours "$arch" "$cfg" "$out/ours-$arch-icount.log" 1 \
-					"-icount shift=0" "$params"
-				for r in $(seq 1 "$runs"); do
-					kp_bench_boot ours "$arch" "$cfg" "$out/ours-$arch-wall$r.log" 1 "" "$params"
-				done
-			)
-			grep -aq 'BENCHRES row=none ' "$out/ours-$arch-icount.log" 2>/dev/null ||
-				{ kp_log "bench-steps: $arch $cfg step $nn ($part): no result in $out/ours-$arch-icount.log"; rc=1; }
+			kp_log "bench-steps: $arch $cfg step $nn ($part): built in $(( $(date +%s) - t0 ))s"
+			# the boots of this step while the next one builds (each
+			# boot's kernel is its step's copy); one step's at a time
+			wait_boots
+			boot_step "$arch" "$cfg" "$snap" "$out" &
+			booting=$!
 		done
 	done
 done
+wait_boots
 echo "end: $(date -u +%Y-%m-%dT%H:%M:%SZ), load $(cut -d' ' -f1-3 /proc/loadavg)" >> "$store/run.meta"
 python3 "$KP_TOOLS/bench-report.py" report --results "$KP_RESULTS" || rc=1
 kp_log "raw results in $store: commit them with the report"
