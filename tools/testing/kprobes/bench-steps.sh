@@ -39,7 +39,10 @@
 #   defaults   make bench's second config (configs/bench-defaults.config;
 #              preemptible on x86_64 too: PREEMPT_DYNAMIC)
 # Steps (KP_BENCH_STEPS: patch numbers or PART names of series.map, for
-# every config of the run; by default per arch and config, below).
+# every config of the run; KP_BENCH_STEPS_CONFIG, e.g.
+# KP_BENCH_STEPS_nopreempt, for one config; by default per arch and
+# config, below).  They are built in the order given and reported in
+# the series' order.
 #
 # The raw results are kept, to be committed, as bench.sh keeps its own:
 # $KP_RESULTS/bench-steps/RUN/ (RUN: the UTC start and the arches) with
@@ -121,7 +124,7 @@ mkdir -p "$store"
 	echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 	kp_git_state
 	echo "series: $(git -C "$repo" rev-parse series) (${#commits[@]} patches, git am on the teardown series on the base)"
-	echo "arches: $arches configs: ${KP_BENCH_CONFIGS:-default} steps: ${KP_BENCH_STEPS:-default} wall boots: $runs"
+	echo "arches: $arches configs: ${KP_BENCH_CONFIGS:-default} steps: ${KP_BENCH_STEPS:-default}$(for c in workbench nopreempt defaults; do v=KP_BENCH_STEPS_$c; [ -z "${!v:-}" ] || echo -n " $c: ${!v}"; done) wall boots: $runs"
 	echo "guest parameters: $params"
 	echo "host: $(nproc) cpus, load at start $(cut -d' ' -f1-3 /proc/loadavg)"
 } >> "$store/run.meta"
@@ -196,7 +199,8 @@ wait_boots() {
 rc=0
 for arch in $arches; do
 	for cfg in ${KP_BENCH_CONFIGS:-$(default_configs "$arch")}; do
-		for s in ${KP_BENCH_STEPS:-$(default_steps "$arch" "$cfg")}; do
+		v=KP_BENCH_STEPS_$cfg
+		for s in ${!v:-${KP_BENCH_STEPS:-$(default_steps "$arch" "$cfg")}}; do
 			i=$(step_number "$s")
 			[ "$i" -ge 1 ] && [ "$i" -le ${#commits[@]} ] || kp_die "bench-steps: no step $s"
 			nn=$(printf '%02d' "$i")
