@@ -133,9 +133,7 @@ mkdir -p "$store"
 # its boot directory (a KP_BUILD for boot.sh) on stdout.
 build_step() {
 	local arch=$1 cfg=$2 nn=$3 karch cross obj log snap img
-	karch=$(kp_karch "$arch")
-	[ "$karch" = x86_64 ] && karch=x86
-	cross=$(kp_cross "$arch")
+	read -r karch cross < <(kp_sc_arch "$arch")
 	obj=$work/obj-$arch-$cfg
 	log=$work/build-$arch-$cfg-$nn.log
 	snap=$work/steps/$arch-$cfg-$nn

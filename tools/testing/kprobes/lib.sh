@@ -144,6 +144,17 @@ kp_archcheck_small_config() {
 	esac
 }
 
+# kp_sc_arch ARCH: the kernel ARCH and the cross compiler prefix of the
+# builds of series-check.sh's steps (bench-steps.sh's too, which so share
+# its ccache entries): x86_64 with the x86_64-linux-gnu- prefix.
+kp_sc_arch() {
+	case $1 in
+	x86_64) echo "x86 x86_64-linux-gnu-" ;;
+	arm64) echo "arm64 aarch64-linux-gnu-" ;;
+	*) kp_other_arch "$1" ;;
+	esac
+}
+
 # kp_other_arch ARCH: the kernel ARCH and the cross compiler prefix of an
 # architecture archcheck builds (series-check's other architectures).
 kp_other_arch() {

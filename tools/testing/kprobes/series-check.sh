@@ -319,11 +319,7 @@ if [ ! -d "$src" ]; then
 	git -C "$repo" worktree add -q --detach "$src" base || kp_die "no worktree $src"
 fi
 sc_arch() {	# kernel ARCH, cross prefix
-	case $1 in
-	x86_64) echo "x86 x86_64-linux-gnu-" ;;
-	arm64) echo "arm64 aarch64-linux-gnu-" ;;
-	*) kp_other_arch "$1" || kp_die "series-check: unknown arch $1" ;;
-	esac
+	kp_sc_arch "$1" || kp_die "series-check: unknown arch $1"
 }
 # An architecture other than x86_64, arm64 and riscv64 (archcheck's):
 # each step links vmlinux and the modules in archcheck's small config
