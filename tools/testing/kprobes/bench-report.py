@@ -17,16 +17,20 @@ stored runs into the report.
       report: regenerate results/REPORT.md from every run stored in
       results/bench/, results/stress/ and results/archcheck/, and
       README.md's per-hit block (between the bench-table markers) from
-      the benchmark's; --check changes nothing and fails when either is
-      stale.
-  bench-report.py cover [--results DIR] [--fill FILE | --lint FILE]
+      the benchmark's, and the per-cause tables from results/bench-steps/
+      (bench-steps.sh: the per-hit rows on the kernels of steps of the
+      series); --check changes nothing and fails when either is stale.
+  bench-report.py cover [--results DIR] [--part PART] [--fill FILE | --lint FILE]
       series.sh, when it writes the cover letter: the cover letter's
       figure blocks (per hit, the two clocks, batch unregistration,
       where it loses, teardown, the architectures booted and built),
       each from the stored runs it names; --fill prints FILE with each
       placeholder line (@@PERHIT@@ ...) replaced by its block; --lint
       fails on a figure in FILE outside its placeholders (the
-      self-test runs it on series-msgs/cover.txt).
+      self-test runs it on series-msgs/cover.txt).  @@CAUSES@@: what each
+      measured step of the series brings to a hit; @@STEP@@, in a part's
+      message (series.py fills it with --part PART): what that part's
+      kernel measured against the step before it.
 """
 import glob
 import json
@@ -812,7 +816,7 @@ def step_cells(d, arch):
         insns = per_hit(ic, key) if ic and key in ic and not ic[key].get('na') else None
         ns = [n for n in (per_hit_norm(w, key) for w in walls) if n is not None]
         cells[key] = {'insns': insns, 'norm': statistics.median(ns) if ns else None,
-                      'walls': len(ns),
+                      'walls': len(walls) if key == 'none' else len(ns),
                       'why': None if insns is not None else
                       (why_na(ic, key) if ic else 'no result')}
     return cells
@@ -938,7 +942,11 @@ def steps_md(results, report, repo):
             L += ['| row | what | ' + ' | '.join(step_label(s) for s in steps) + ' |',
                   '|---|---|' + '---:|' * len(steps)]
             titles = dict(ROWS)
+            unmeasured = [k for k in STEP_ROWS
+                          if all(st['cells'][k]['insns'] is None for st in steps)]
             for key in ['none'] + STEP_ROWS:
+                if key in unmeasured:
+                    continue
                 if key == 'none':
                     vals = ['%.0f' % s['cells']['none']['insns']
                             if s['cells']['none']['insns'] is not None else 'no result'
@@ -946,6 +954,10 @@ def steps_md(results, report, repo):
                 else:
                     vals = [step_value(s['cells'][key]) for s in steps]
                 L.append('| %s | %s | %s |' % (key, titles[key], ' | '.join(vals)))
+            if unmeasured:
+                said = [s for s in steps if s['cells']['none']['insns'] is not None] or steps
+                L += ['', 'Not measured at any of these steps: %s.' % ', '.join(
+                    '%s (%s)' % (k, said[-1]['cells'][k]['why']) for k in unmeasured)]
             pairs = step_pairs(steps)
             if pairs:
                 L += ['', 'Change, each step against the one before it:', '',
@@ -953,6 +965,9 @@ def steps_md(results, report, repo):
                                               for a, b in pairs) + ' |',
                       '|---|' + '---:|' * len(pairs)]
                 for key in STEP_ROWS:
+                    if all(step_delta(a['cells'][key], b['cells'][key]) is None
+                           for a, b in pairs):
+                        continue
                     L.append('| %s | %s |' % (key, ' | '.join(
                         step_delta_str(step_delta(a['cells'][key], b['cells'][key]))
                         for a, b in pairs)))
@@ -1799,9 +1814,165 @@ def cover_arches(results):
     return L or ['No series-check or archcheck result is stored.']
 
 
+def cover_steps_setup(cur, arches):
+    """The setup of the bench-steps runs of ARCHES, in a sentence."""
+    runs, qemu, calls, walls = [], set(), set(), set()
+    for arch in arches:
+        name, path, cfgs = cur[arch]
+        git = dict(read_meta(os.path.join(path, 'run.meta'))).get('git', '?').split()[0][:12]
+        runs.append('%s run %s (project commit %s)' % (arch, cover_run_name(name), git))
+        for steps in cfgs.values():
+            for st in steps:
+                for m in glob.glob(os.path.join(st['dir'], '*.meta')):
+                    v = re.search(r'QEMU emulator version (\S+)', dict(read_meta(m)).get('qemu', ''))
+                    if v:
+                        qemu.add(v.group(1))
+                ic = parse(os.path.join(st['dir'], 'ours-%s-icount.log' % arch))
+                if ic and ic.get('none', {}).get('iters'):
+                    calls.add(int(ic['none']['iters']))
+                if st['cells']['none']['insns'] is not None:
+                    walls.add(st['cells']['none']['walls'])
+    return ('make bench-steps: %s; the kernel of each step built from the series as '
+            'git am applies it, with the same benchmark module, and booted under QEMU '
+            '%s (TCG), one vCPU: guest instructions per hit under -icount shift=0, %s '
+            'calls, the unprobed call subtracted; beside them ("wall") the TCG wall '
+            'time of a hit in unprobed calls of its own boot (median of %s boot%s per '
+            'step)' % ('; '.join(runs), ', '.join(sorted(qemu)) or '?',
+                       ', '.join('{:,}'.format(c) for c in sorted(calls)) or '?',
+                       ' or '.join(cover_count(w) for w in sorted(walls)) or '?',
+                       '' if walls == {1} else 's'))
+
+
+# The configs said in the cover letter and the messages.
+STEP_CONFIG_WORDS = {
+    'workbench': 'preemptible (CONFIG_PREEMPT)',
+    'nopreempt': 'without preemption (CONFIG_PREEMPT_NONE, no PREEMPT_DYNAMIC)',
+    'defaults': "the kernel's defaults plus kprobes",
+}
+
+
+def cover_step_lines(a, b, rows):
+    """The lines of the rows ROWS of step B against step A."""
+    out = []
+    for key in rows:
+        ca, cb = a['cells'][key], b['cells'][key]
+        if ca['insns'] is None and cb['insns'] is None:
+            continue
+
+        def v(c):
+            if c['insns'] is None:
+                return '%13s' % 'n/a'
+            return '%6.0f %6s' % (c['insns'], '%.1f' % c['norm'] if c['norm'] is not None else '-')
+        d = step_delta(ca, cb)
+        ds = '%6s %6s' % ('%+.0f' % d[0], '%+.1f' % d[1] if d[1] is not None else '-') if d else ''
+        out.append(('    %-4s %s  %s  %s' % (key, v(ca), v(cb), ds)).rstrip())
+    return out
+
+
+# The head of cover_step_lines()' columns.
+COVER_STEP_HEAD = ['    %-4s %13s  %13s  %13s' % ('', 'before', 'after', 'change'),
+                   '    %-4s %6s %6s  %6s %6s  %6s %6s' % ('row', 'insns', 'wall', 'insns',
+                                                           'wall', 'insns', 'wall')]
+
+
+def cover_causes(results):
+    cur = steps_current(steps_runs(results))
+    if not cur:
+        return ['No bench-steps run is stored: make bench-steps measures the kernels '
+                'of the series\' steps.']
+    arches = cover_order(cur)
+    L = cover_wrap('What each step brings to a hit (%s).  Per step and row: instructions '
+                   'before and after the step, wall before and after, and the change of '
+                   'both; "n/a": the kernel has no such probe there.  Rows: k a kprobe with '
+                   'a post_handler, b without, r a kretprobe with its entry by trap, o and '
+                   'ro jump-optimized, f and rf on ftrace, rs a kretprobe with 100 calls in '
+                   'flight (per call).' % cover_steps_setup(cur, arches)) + ['']
+    for arch in arches:
+        name, path, cfgs = cur[arch]
+        for cfg in sorted(cfgs, key=lambda c: (c != 'workbench', c)):
+            pairs = step_pairs(cfgs[cfg])
+            if not pairs:
+                continue
+            L += ['  %s, %s:' % (arch, STEP_CONFIG_WORDS.get(cfg, cfg))] + COVER_STEP_HEAD
+            for a, b in pairs:
+                cause, about = STEP_CAUSES.get(b['part'], ('', []))
+                if not about:
+                    continue
+                head = cover_wrap('%02d %s against %02d %s: %s' % (
+                    b['nn'], b['part'], a['nn'], a['part'], cause), 70)
+                L += ['  ' + head[0]] + ['    ' + h for h in head[1:]]
+                lines = cover_step_lines(a, b, about)
+                L += lines or ['    (no result for its rows)']
+            L.append('')
+    return L[:-1] if L[-1] == '' else L
+
+
+# --part PART of cover --fill: the part whose message is filled
+# (@@STEP@@: what the step of that part measured).
+COVER_PART = [None]
+
+
+def cover_step(results):
+    """@@STEP@@ of the message of part COVER_PART: what the kernel of
+    that part measured against the one of the step before it, per arch
+    and config of the newest bench-steps run of each arch."""
+    part = COVER_PART[0]
+    cur = steps_current(steps_runs(results))
+    L = []
+    for arch in cover_order(cur):
+        name, path, cfgs = cur[arch]
+        for cfg in sorted(cfgs, key=lambda c: (c != 'workbench', c)):
+            for a, b in step_pairs(cfgs[cfg]):
+                if b['part'] != part:
+                    continue
+                rows, walls = [], []
+                for key in STEP_CAUSES.get(part, ('', []))[1]:
+                    ca, cb = a['cells'][key], b['cells'][key]
+                    d = step_delta(ca, cb)
+                    if d is None:
+                        continue
+                    rows.append('%s runs %.0f guest instructions per hit before this '
+                                'patch and %.0f with it%s' % (
+                                    STEP_ROW_WORDS[key], ca['insns'], cb['insns'],
+                                    ' (unchanged)' if abs(d[0]) < STEP_SAME else ''))
+                    if ca['norm'] is not None and cb['norm'] is not None:
+                        walls.append('%.1f and %.1f' % (ca['norm'], cb['norm']))
+                if not rows:
+                    continue
+                qemu, calls, nw = set(), set(), set()
+                for st in (a, b):
+                    for m in glob.glob(os.path.join(st['dir'], '*.meta')):
+                        v = re.search(r'QEMU emulator version (\S+)',
+                                      dict(read_meta(m)).get('qemu', ''))
+                        if v:
+                            qemu.add(v.group(1))
+                    ic = parse(os.path.join(st['dir'], 'ours-%s-icount.log' % arch))
+                    if ic and ic.get('none', {}).get('iters'):
+                        calls.add(int(ic['none']['iters']))
+                    nw.add(st['cells']['none']['walls'])
+                said = ('Measured on %s, %s, against the kernel of the patch before, with '
+                        'the benchmark module this series adds (samples/kprobes/'
+                        'kprobe_bench_main.c) under QEMU %s (TCG, one vCPU, -icount '
+                        'shift=0, %s calls per row): %s.' % (
+                            arch, STEP_CONFIG_WORDS.get(cfg, cfg), ', '.join(sorted(qemu)),
+                            ', '.join('{:,}'.format(c) for c in sorted(calls)),
+                            '; '.join(rows)))
+                if walls:
+                    said += ('  In TCG wall time a hit costs %s times an unprobed call '
+                             '(median of %s boot%s each).' % (
+                                 '; '.join(walls), ' or '.join(cover_count(w) for w in sorted(nw)),
+                                 '' if nw == {1} else 's'))
+                said += '  (Run %s of the project\'s make bench-steps.)' % cover_run_name(name)
+                L += cover_wrap(said) + ['']
+    if not L:
+        return cover_wrap('Not measured: no stored bench-steps run has the kernel of '
+                          'this patch and of the one before it.')
+    return L[:-1]
+
 COVER_BLOCKS = {'PERHIT': cover_perhit, 'CLOCKS': cover_clocks,
                 'UNREGISTER': cover_unregister, 'LOSSES': cover_losses,
-                'TEARDOWN': cover_teardown, 'ARCHES': cover_arches}
+                'TEARDOWN': cover_teardown, 'ARCHES': cover_arches,
+                'CAUSES': cover_causes, 'STEP': cover_step}
 
 
 def cover_main(argv):
@@ -1820,8 +1991,11 @@ def cover_main(argv):
             fill = argv.pop(0)
         elif a == '--lint' and argv:
             lint = argv.pop(0)
+        elif a == '--part' and argv:
+            COVER_PART[0] = argv.pop(0)
         else:
-            print('usage: bench-report.py cover [--results DIR] [--fill FILE | --lint FILE]',
+            print('usage: bench-report.py cover [--results DIR] [--part PART] '
+                  '[--fill FILE | --lint FILE]',
                   file=sys.stderr)
             return 2
     if lint:
