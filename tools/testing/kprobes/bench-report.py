@@ -882,25 +882,44 @@ def step_delta_str(d):
 
 
 def step_pairs(steps):
-    """(previous, step) of each measured step after the first of a config."""
+    """(previous, step) of each measured step after the first of a config;
+    each step gets the measured ones before it, nearest first
+    ('earlier'), for step_base()."""
     ok = [s for s in steps if s.get('build', '').startswith('PASS') and
           s['cells']['none']['insns'] is not None]
+    for i, st in enumerate(ok):
+        st['earlier'] = list(reversed(ok[:i]))
     return list(zip(ok, ok[1:]))
+
+
+def step_base(a, b, key):
+    """The step row KEY of step B is compared with: the one before it (A),
+    or where A has no such probe (a kretprobe before the step that brings
+    the trampoline) the nearest earlier step that has."""
+    if a['cells'][key]['insns'] is not None:
+        return a
+    for st in b.get('earlier', []):
+        if st['cells'][key]['insns'] is not None:
+            return st
+    return a
 
 
 def step_row_said(key, a, b):
     """One row of a step against the one before, said shortly."""
-    ca, cb = a['cells'][key], b['cells'][key]
+    base = step_base(a, b, key)
+    at = '' if base is a else ' at %s' % step_label(base)
+    ca, cb = base['cells'][key], b['cells'][key]
     d = step_delta(ca, cb)
     if d is None:
         return None
     if abs(d[0]) < STEP_SAME:
-        return '%s %.0f, unchanged (%+.0f)' % (key, cb['insns'], d[0])
+        return '%s %.0f, unchanged (%+.0f%s)' % (key, cb['insns'], d[0], at)
     pct = 100.0 * d[0] / ca['insns'] if ca['insns'] else 0
     wall = ''
     if ca['norm'] is not None and cb['norm'] is not None:
         wall = '; wall %.1f -> %.1f calls' % (ca['norm'], cb['norm'])
-    return '%s %.0f -> %.0f (%+.0f, %+.0f%%%s)' % (key, ca['insns'], cb['insns'], d[0], pct, wall)
+    return '%s %.0f%s -> %.0f (%+.0f, %+.0f%%%s)' % (key, ca['insns'], at, cb['insns'], d[0],
+                                                    pct, wall)
 
 
 def steps_md(results, report, repo):
@@ -960,17 +979,21 @@ def steps_md(results, report, repo):
                     '%s (%s)' % (k, said[-1]['cells'][k]['why']) for k in unmeasured)]
             pairs = step_pairs(steps)
             if pairs:
-                L += ['', 'Change, each step against the one before it:', '',
+                L += ['', 'Change, each step against the one before it (or, for a row '
+                      'that one has not, the nearest earlier step that has it: "vs NN"):', '',
                       '| row | ' + ' | '.join('%s vs %02d' % (step_label(b), a['nn'])
                                               for a, b in pairs) + ' |',
                       '|---|' + '---:|' * len(pairs)]
                 for key in STEP_ROWS:
-                    if all(step_delta(a['cells'][key], b['cells'][key]) is None
-                           for a, b in pairs):
+                    cells = []
+                    for a, b in pairs:
+                        base = step_base(a, b, key)
+                        d = step_delta(base['cells'][key], b['cells'][key])
+                        cells.append(step_delta_str(d) + (' vs %02d' % base['nn']
+                                                          if d and base is not a else ''))
+                    if all(c == '-' for c in cells):
                         continue
-                    L.append('| %s | %s |' % (key, ' | '.join(
-                        step_delta_str(step_delta(a['cells'][key], b['cells'][key]))
-                        for a, b in pairs)))
+                    L.append('| %s | %s |' % (key, ' | '.join(cells)))
                 L += ['', 'What each step brings (its rows that changed; every row it is '
                       'about, changed or not):', '']
                 for a, b in pairs:
@@ -1852,10 +1875,12 @@ STEP_CONFIG_WORDS = {
 
 
 def cover_step_lines(a, b, rows):
-    """The lines of the rows ROWS of step B against step A."""
+    """The lines of the rows ROWS of step B against step A (or the step
+    step_base() names, said after the row)."""
     out = []
     for key in rows:
-        ca, cb = a['cells'][key], b['cells'][key]
+        base = step_base(a, b, key)
+        ca, cb = base['cells'][key], b['cells'][key]
         if ca['insns'] is None and cb['insns'] is None:
             continue
 
@@ -1865,7 +1890,9 @@ def cover_step_lines(a, b, rows):
             return '%6.0f %6s' % (c['insns'], '%.1f' % c['norm'] if c['norm'] is not None else '-')
         d = step_delta(ca, cb)
         ds = '%6s %6s' % ('%+.0f' % d[0], '%+.1f' % d[1] if d[1] is not None else '-') if d else ''
-        out.append(('    %-4s %s  %s  %s' % (key, v(ca), v(cb), ds)).rstrip())
+        out.append(('    %-4s %s  %s  %s%s' % (key, v(ca), v(cb), ds,
+                                          '  (before: %02d)' % base['nn'] if base is not a
+                                          else '')).rstrip())
     return out
 
 
@@ -1927,13 +1954,18 @@ def cover_step(results):
                     continue
                 rows, walls = [], []
                 for key in STEP_CAUSES.get(part, ('', []))[1]:
-                    ca, cb = a['cells'][key], b['cells'][key]
+                    base = step_base(a, b, key)
+                    ca, cb = base['cells'][key], b['cells'][key]
                     d = step_delta(ca, cb)
                     if d is None:
                         continue
-                    rows.append('%s runs %.0f guest instructions per hit before this '
-                                'patch and %.0f with it%s' % (
-                                    STEP_ROW_WORDS[key], ca['insns'], cb['insns'],
+                    before = 'before this patch' if base is a else (
+                        'in the kernel of patch %d (%s), the last one before this '
+                        'to have it,' % (base['nn'], STEP_CAUSES.get(
+                            base['part'], ('"%s"' % base.get('subject', '?'), []))[0]))
+                    rows.append('%s runs %.0f guest instructions per hit %s and %.0f '
+                                'with it%s' % (
+                                    STEP_ROW_WORDS[key], ca['insns'], before, cb['insns'],
                                     ' (unchanged)' if abs(d[0]) < STEP_SAME else ''))
                     if ca['norm'] is not None and cb['norm'] is not None:
                         walls.append('%.1f and %.1f' % (ca['norm'], cb['norm']))

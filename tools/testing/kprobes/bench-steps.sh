@@ -27,9 +27,10 @@
 # deterministic: the headline) and KP_BENCH_RUNS (default 2) boots
 # without it (TCG wall time, which bench-report.py divides by the
 # unprobed call of the same boot), each -smp 1 with kpb_part=hit, as
-# make bench's hit and wall boots.  A step's boots run while the next
-# step builds: the instruction counts do not depend on the host, and
-# the wall time of a hit is read in unprobed calls of its own boot.
+# make bench's hit and wall boots.  KP_BENCH_OVERLAP=1 boots a step
+# while the next one builds (the instruction counts do not depend on the
+# host, but the wall boots then share it with a compiler: their figures
+# move more); by default a step's boots run before the next build.
 #
 # Configs (KP_BENCH_CONFIGS, default "workbench nopreempt" on x86_64,
 # "workbench" on arm64):
@@ -125,7 +126,7 @@ mkdir -p "$store"
 	kp_git_state
 	echo "series: $(git -C "$repo" rev-parse series) (${#commits[@]} patches, git am on the teardown series on the base)"
 	echo "arches: $arches configs: ${KP_BENCH_CONFIGS:-default} steps: ${KP_BENCH_STEPS:-default}$(for c in workbench nopreempt defaults; do v=KP_BENCH_STEPS_$c; [ -z "${!v:-}" ] || echo -n " $c: ${!v}"; done) wall boots: $runs"
-	echo "guest parameters: $params"
+	echo "guest parameters: $params; boots while the next step builds: ${KP_BENCH_OVERLAP:-0}"
 	echo "host: $(nproc) cpus, load at start $(cut -d' ' -f1-3 /proc/loadavg)"
 } >> "$store/run.meta"
 
@@ -234,11 +235,15 @@ for arch in $arches; do
 					v=$(sed -n "s/^CONFIG_$o=//p" "$snap/obj-ours-$arch/.config"); echo -n "$o=${v:-n} "; done)"
 			} > "$out/step.meta"
 			kp_log "bench-steps: $arch $cfg step $nn ($part): built in $(( $(date +%s) - t0 ))s"
-			# the boots of this step while the next one builds (each
-			# boot's kernel is its step's copy); one step's at a time
+			# the boots of this step (with KP_BENCH_OVERLAP=1 while the
+			# next one builds: each boot's kernel is its step's copy)
 			wait_boots
-			boot_step "$arch" "$cfg" "$snap" "$out" &
-			booting=$!
+			if [ "${KP_BENCH_OVERLAP:-0}" = 1 ]; then
+				boot_step "$arch" "$cfg" "$snap" "$out" &
+				booting=$!
+			else
+				boot_step "$arch" "$cfg" "$snap" "$out" || rc=1
+			fi
 		done
 	done
 done
