@@ -494,10 +494,12 @@ printf '%s\n<!-- bench-table end -->\n' "$begin" > "$tmp/rep3/README.md"
 expect_rc steps.report 0 br report --results "$tmp/rep3/results" --readme "$tmp/rep3/README.md"
 cp "$tmp/rep3/results/REPORT.md" "$tmp/out"
 has steps.report-run '^### x86_64, run 2026-11-27T1000Z-x86_64$'
-has steps.report-columns '^\| row \| what \| 15 x86 \| 18 x86-boost \| 19 x86-boost-preempt \| 20 x86-post \|$'
-has steps.report-cells '^\| b \| kprobe, no post_handler \(trap: boosted or stepped\) \| 201 \(6\.7\) \| 200 \(6\.7\) \| 100 \(3\.3\) \| no result \|$'
+has steps.report-columns '^\| row \| what \| 14 x86-int3 \| 15 x86 \| 18 x86-boost \| 19 x86-boost-preempt \| 20 x86-post \| 22 x86-kret \|$'
+has steps.report-cells '^\| b \| kprobe, no post_handler \(trap: boosted or stepped\) \| 210 \(7\.0\) \| 201 \(6\.7\) \| 200 \(6\.7\) \| 100 \(3\.3\) \| no result \| 100 \(3\.3\) \|$'
 has steps.report-build-failed '^\| 20 x86-post \| x86/kprobes: Run post_handlers from a copy of the instruction \| 202020202020 \| FAIL \|'
-has steps.report-change '^\| b \| -1 \(-0\.0\) \| -100 \(-3\.3\) \|$'
+has steps.report-change '^\| b \| -9 \(-0\.3\) \| -1 \(-0\.0\) \| -100 \(-3\.3\) \| \+0 \(\+0\.0\) \|$'
+has steps.report-change-nearest '^\| r \| - \| - \| - \| -200 \(-5\.7\) vs 14 \|$'
+has steps.report-cause-nearest '^- 22 x86-kret \(the kretprobe trampoline instead of rethook\), against 19 x86-boost-preempt: r 500 at 14 x86-int3 -> 300 \(-200, -40%; wall'
 has steps.report-cause '^- 19 x86-boost-preempt \(boosting in a preemptible kernel too\), against 18 x86-boost: b 200 -> 100 \(-100, -50%; wall 6\.7 -> 3\.3 calls\)\.$'
 has steps.report-unchanged '^- 18 x86-boost \(boosting, in a kernel without preemption\), against 15 x86: b 200, unchanged \(-1\)\.$'
 has steps.report-nopreempt '^- 18 x86-boost \(boosting, in a kernel without preemption\), against 15 x86: b 200 -> 90 \(-110, -55%'
@@ -515,7 +517,9 @@ printf 'x\n\n@@STEP@@\n' > "$tmp/rep3/msg.txt"
 expect_rc steps.message 0 br cover --results "$tmp/rep3/results" --part x86-boost --fill "$tmp/rep3/msg.txt"
 has steps.message-figure '^row\): a kprobe without post_handler runs 200 guest instructions per hit$'
 has steps.message-unchanged '^\(unchanged\)\.  In TCG wall time'
-expect_rc steps.message-unmeasured 0 br cover --results "$tmp/rep3/results" --part x86-kret --fill "$tmp/rep3/msg.txt"
+expect_rc steps.message-nearest 0 br cover --results "$tmp/rep3/results" --part x86-kret --fill "$tmp/rep3/msg.txt"
+has steps.message-nearest-said '^500 guest instructions per hit in the kernel of patch 14 \(6\.12.s x86$'
+expect_rc steps.message-unmeasured 0 br cover --results "$tmp/rep3/results" --part x86-opt --fill "$tmp/rep3/msg.txt"
 has steps.message-unmeasured-said '^Not measured: no stored bench-steps run has the kernel of this patch'
 rm -rf "$tmp/rep3/results/bench-steps"
 expect_rc steps.report-empty 0 br report --results "$tmp/rep3/results" --readme "$tmp/rep3/README.md"
