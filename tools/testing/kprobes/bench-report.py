@@ -766,21 +766,21 @@ STEP_ROWS = ['k', 'b', 'r', 'o', 'ro', 'f', 'rf', 'rs']
 # the per-cause lines of the cover letter and the per-part messages.
 STEP_CAUSES = {
     'x86-int3': ("6.12's x86 code, driven through the compat layer", []),
-    'x86': ('int3 probes of the rebuilt core, every instruction stepped',
-            ['k', 'b', 'r']),
+    'x86': ('int3 probes of the rebuilt core, every instruction stepped, '
+            'kretprobes on rethook', ['k', 'b', 'r']),
     'x86-boost': ('boosting, in a kernel without preemption', ['b', 'r']),
     'x86-boost-preempt': ('boosting in a preemptible kernel too', ['b', 'r']),
     'x86-post': ('post_handlers run from a copy', ['k']),
-    'docs-x86': ('documentation only: the kernel before the kretprobe trampoline', []),
+    'docs-x86': ('documentation only: the kernel before the kretprobe trampoline, '
+                 'kretprobes on rethook', []),
     'x86-kret': ('the kretprobe trampoline instead of rethook', ['r', 'rf', 'rs']),
     'x86-opt': ('jump optimization', ['o', 'ro']),
     'x86-ftrace': ('kprobes on ftrace', ['f', 'rf']),
     'arm64-decode': ("6.12's arm64 code, driven through the compat layer", []),
-    'arm64': ('BRK probes of the rebuilt core, every instruction stepped',
-              ['k', 'b']),
-    'arm64-boost': ('boosting', ['b']),
+    'arm64': ('BRK probes and the kretprobe trampoline of the rebuilt core, every '
+              'instruction stepped', ['k', 'b', 'r', 'rs']),
+    'arm64-boost': ('boosting', ['b', 'r']),
     'arm64-post': ('post_handlers run from a copy', ['k']),
-    'arm64-kret': ('the kretprobe trampoline', ['r', 'rs']),
     'arm64-opt': ('jump optimization', ['o', 'ro']),
 }
 # The rows said in prose (per-part messages).

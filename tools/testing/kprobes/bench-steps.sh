@@ -69,18 +69,20 @@ top=$KP_BUILD
 
 # The steps measured by default: where each behaviour comes, with the
 # step before it.  x86_64: x86-int3 (6.12's x86 code through the compat
-# layer), x86 (int3 probes, every instruction stepped), x86-boost (boost
-# without preemption), x86-boost-preempt, x86-post (post_handlers from
-# a copy), docs-x86 (the last step before the kretprobe trampoline),
-# x86-kret, x86-opt, x86-ftrace.  arm64: arm64-decode (6.12's arm64
-# code through the compat layer), arm64 (BRK probes, stepped),
-# arm64-boost, arm64-post, arm64-kret, arm64-opt.
+# layer), x86 (int3 probes, every instruction stepped, kretprobes on
+# rethook), x86-boost (boost without preemption), x86-boost-preempt,
+# x86-post (post_handlers from a copy), docs-x86 (the last step before
+# the kretprobe trampoline: kretprobes on rethook, on the entry path of
+# x86-kret), x86-kret, x86-opt, x86-ftrace.  arm64: arm64-decode
+# (6.12's arm64 code through the compat layer), arm64 (BRK probes,
+# stepped, with the kretprobe trampoline), arm64-boost, arm64-post,
+# arm64-opt.
 default_steps() {	# default_steps ARCH CONFIG
 	case $1-$2 in
 	x86_64-workbench|x86_64-defaults)
 		echo "x86-int3 x86 x86-boost x86-boost-preempt x86-post docs-x86 x86-kret x86-opt x86-ftrace" ;;
 	x86_64-nopreempt) echo "x86 x86-boost x86-boost-preempt" ;;
-	arm64-*) echo "arm64-decode arm64 arm64-boost arm64-post arm64-kret arm64-opt" ;;
+	arm64-*) echo "arm64-decode arm64 arm64-boost arm64-post arm64-opt" ;;
 	esac
 }
 default_configs() {
