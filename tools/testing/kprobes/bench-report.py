@@ -1891,10 +1891,13 @@ def cover_step_lines(a, b, rows):
         ca, cb = base['cells'][key], b['cells'][key]
         if ca['insns'] is None and cb['insns'] is None:
             continue
+        if cb['insns'] is None and base is not a:
+            continue
 
         def v(c):
             if c['insns'] is None:
-                return '%13s' % 'n/a'
+                m = re.search(r'(\d+) of (\d+) missed', c['why'] or '')
+                return '%13s' % ('%s/%s missed' % m.groups() if m else 'n/a')
             return '%6.0f %6s' % (c['insns'], '%.1f' % c['norm'] if c['norm'] is not None else '-')
         d = step_delta(ca, cb)
         ds = '%6s %6s' % ('%+.0f' % d[0], '%+.1f' % d[1] if d[1] is not None else '-') if d else ''
@@ -1918,7 +1921,10 @@ def cover_causes(results):
     arches = cover_order(cur)
     L = cover_wrap('What each step brings to a hit (%s).  Per step and row: instructions '
                    'before and after the step, wall before and after, and the change of '
-                   'both; "n/a": the kernel has no such probe there.  Rows: k a kprobe with '
+                   'both; "n/a": the kernel has no such probe there; "M/N missed": the '
+                   'row does not count, its probe missed M of the N calls in flight; '
+                   '"before: NN": the row is compared with step NN, the nearest before '
+                   'that has it.  Rows: k a kprobe with '
                    'a post_handler, b without, r a kretprobe with its entry by trap, o and '
                    'ro jump-optimized, f and rf on ftrace, rs a kretprobe with 100 calls in '
                    'flight (per call).' % cover_steps_setup(cur, arches)) + ['']

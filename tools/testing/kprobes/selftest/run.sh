@@ -513,6 +513,7 @@ expect_rc steps.cover 0 br cover --results "$tmp/rep3/results" --fill "$tmp/rep3
 has steps.cover-setup '^calls of its own boot \(median of one boot per step\)\)\.  Per step and row:$'
 has steps.cover-config '^  x86_64, without preemption \(CONFIG_PREEMPT_NONE, no PREEMPT_DYNAMIC\):$'
 has steps.cover-row '^    b +200 +6\.7 +100 +3\.3 +-100 +-3\.3$'
+has steps.cover-missed '^    rs   90/100 missed     400      -$'
 printf 'x\n\n@@STEP@@\n' > "$tmp/rep3/msg.txt"
 expect_rc steps.message 0 br cover --results "$tmp/rep3/results" --part x86-boost --fill "$tmp/rep3/msg.txt"
 has steps.message-figure '^row\): a kprobe without post_handler runs 200 guest instructions per hit$'
