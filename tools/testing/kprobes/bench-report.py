@@ -1971,6 +1971,13 @@ def cover_step(results):
                     base = step_base(a, b, key)
                     ca, cb = base['cells'][key], b['cells'][key]
                     d = step_delta(ca, cb)
+                    m = re.search(r'(\d+) of (\d+) missed', ca['why'] or '')
+                    if d is None and m and cb['insns'] is not None:
+                        rows.append('%s misses %s of %s returns before this patch (the default '
+                                    'maxactive) and none with it, at %.0f guest instructions '
+                                    'per call' % (STEP_ROW_WORDS[key].replace(' (per call)', ''),
+                                                  m.group(1), m.group(2), cb['insns']))
+                        continue
                     if d is None:
                         continue
                     before = 'before this patch' if base is a else (

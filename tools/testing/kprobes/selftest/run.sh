@@ -520,6 +520,7 @@ has steps.message-figure '^row\): a kprobe without post_handler runs 200 guest i
 has steps.message-unchanged '^\(unchanged\)\.  In TCG wall time'
 expect_rc steps.message-nearest 0 br cover --results "$tmp/rep3/results" --part x86-kret --fill "$tmp/rep3/msg.txt"
 has steps.message-nearest-said '^500 guest instructions per hit in the kernel of patch 14 \(6\.12.s x86$'
+has steps.message-missed '^it, and 300 with it; a kretprobe with 100 calls in flight misses 90 of$'
 expect_rc steps.message-unmeasured 0 br cover --results "$tmp/rep3/results" --part x86-opt --fill "$tmp/rep3/msg.txt"
 has steps.message-unmeasured-said '^Not measured: no stored bench-steps run has the kernel of this patch'
 rm -rf "$tmp/rep3/results/bench-steps"
