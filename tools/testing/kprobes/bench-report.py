@@ -768,7 +768,7 @@ STEP_CAUSES = {
     'x86-int3': ("6.12's x86 code, driven through the compat layer", []),
     'x86': ('int3 probes of the rebuilt core, every instruction stepped, '
             'kretprobes on rethook', ['k', 'b', 'r']),
-    'x86-boost': ('boosting, in a kernel without preemption', ['b', 'r']),
+    'x86-boost': ('boosting, in a kernel without preemption', ['k', 'b', 'r']),
     'x86-boost-preempt': ('boosting in a preemptible kernel too', ['b', 'r']),
     'x86-post': ('post_handlers run from a copy', ['k']),
     'docs-x86': ('documentation only: the kernel before the kretprobe trampoline, '

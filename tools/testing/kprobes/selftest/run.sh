@@ -501,8 +501,8 @@ has steps.report-change '^\| b \| -9 \(-0\.3\) \| -1 \(-0\.0\) \| -100 \(-3\.3\)
 has steps.report-change-nearest '^\| r \| - \| - \| - \| -200 \(-5\.7\) vs 14 \|$'
 has steps.report-cause-nearest '^- 22 x86-kret \(the kretprobe trampoline instead of rethook\), against 19 x86-boost-preempt: r 500 at 14 x86-int3 -> 300 \(-200, -40%; wall'
 has steps.report-cause '^- 19 x86-boost-preempt \(boosting in a preemptible kernel too\), against 18 x86-boost: b 200 -> 100 \(-100, -50%; wall 6\.7 -> 3\.3 calls\)\.$'
-has steps.report-unchanged '^- 18 x86-boost \(boosting, in a kernel without preemption\), against 15 x86: b 200, unchanged \(-1\)\.$'
-has steps.report-nopreempt '^- 18 x86-boost \(boosting, in a kernel without preemption\), against 15 x86: b 200 -> 90 \(-110, -55%'
+has steps.report-unchanged '^- 18 x86-boost \(boosting, in a kernel without preemption\), against 15 x86: k 300, unchanged \(\+0\); b 200, unchanged \(-1\)\.$'
+has steps.report-nopreempt '^- 18 x86-boost \(boosting, in a kernel without preemption\), against 15 x86: k 300, unchanged \(\+0\); b 200 -> 90 \(-110, -55%'
 has steps.report-unmeasured '^Not measured at any of these steps: r \(n/a \(arm\)\), o \(n/a \(no-optprobes\)\)'
 has steps.report-older-run '^Earlier bench-steps runs .*\[2026-11-26T1000Z-x86_64\]'
 hasnt steps.report-older-not-current '999'
@@ -516,8 +516,8 @@ has steps.cover-row '^    b +200 +6\.7 +100 +3\.3 +-100 +-3\.3$'
 has steps.cover-missed '^    rs   90/100 missed     400      -$'
 printf 'x\n\n@@STEP@@\n' > "$tmp/rep3/msg.txt"
 expect_rc steps.message 0 br cover --results "$tmp/rep3/results" --part x86-boost --fill "$tmp/rep3/msg.txt"
-has steps.message-figure '^row\): a kprobe without post_handler runs 200 guest instructions per hit$'
-has steps.message-unchanged '^\(unchanged\)\.  In TCG wall time'
+has steps.message-figure '^post_handler runs 200 guest instructions per hit before this patch and$'
+has steps.message-unchanged '^per hit before this patch and 200 with it \(unchanged\)\.  In TCG wall time$'
 expect_rc steps.message-nearest 0 br cover --results "$tmp/rep3/results" --part x86-kret --fill "$tmp/rep3/msg.txt"
 has steps.message-nearest-said '^500 guest instructions per hit in the kernel of patch 14 \(6\.12.s x86$'
 has steps.message-missed '^it, and 300 with it; a kretprobe with 100 calls in flight misses 90 of$'
