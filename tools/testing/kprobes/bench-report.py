@@ -1944,8 +1944,35 @@ def cover_causes(results):
                 L += ['  ' + head[0]] + ['    ' + h for h in head[1:]]
                 lines = cover_step_lines(a, b, about)
                 L += lines or ['    (no result for its rows)']
+            L += cover_step_shares(pairs)
             L.append('')
     return L[:-1] if L[-1] == '' else L
+
+
+def cover_step_shares(pairs):
+    """Per trap row (k, b, r), from the first measured step of a config to
+    its last: the whole change, and the step that brings most of it."""
+    if not pairs:
+        return []
+    first, last = pairs[0][0], pairs[-1][1]
+    out = []
+    for key in ('k', 'b', 'r'):
+        ca, cb = first['cells'][key], last['cells'][key]
+        if ca['insns'] is None or cb['insns'] is None:
+            continue
+        total = cb['insns'] - ca['insns']
+        steps = []
+        for a, b in pairs:
+            d = step_delta(step_base(a, b, key)['cells'][key], b['cells'][key])
+            if d is not None:
+                steps.append((d[0], b))
+        if not steps or abs(total) < STEP_SAME:
+            continue
+        d, b = min(steps, key=lambda x: x[0]) if total < 0 else max(steps, key=lambda x: x[0])
+        out += cover_wrap('%s from %02d to %02d: %.0f -> %.0f (%+.0f), of which %02d %s '
+                          'brings %+.0f.' % (key, first['nn'], last['nn'], ca['insns'],
+                                             cb['insns'], total, b['nn'], b['part'], d), 68)
+    return ['  All the steps, per trap row:'] + ['    ' + l for l in out] if out else []
 
 
 # --part PART of cover --fill: the part whose message is filled

@@ -514,6 +514,7 @@ has steps.cover-setup '^calls of its own boot \(median of one boot per step\)\)\
 has steps.cover-config '^  x86_64, without preemption \(CONFIG_PREEMPT_NONE, no PREEMPT_DYNAMIC\):$'
 has steps.cover-row '^    b +200 +6\.7 +100 +3\.3 +-100 +-3\.3$'
 has steps.cover-missed '^    rs   90/100 missed     400      -$'
+has steps.cover-share '^    b from 14 to 22: 210 -> 100 \(-110\), of which 19 x86-boost-preempt$'
 printf 'x\n\n@@STEP@@\n' > "$tmp/rep3/msg.txt"
 expect_rc steps.message 0 br cover --results "$tmp/rep3/results" --part x86-boost --fill "$tmp/rep3/msg.txt"
 has steps.message-figure '^post_handler runs 200 guest instructions per hit before this patch and$'
