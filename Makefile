@@ -9,6 +9,7 @@
 #   make lint     that series through checkpatch --strict (seconds)
 #   make series-check  that series as a maintainer takes it, built after every patch
 #   make bench    per-hit and registration cost, ours beside upstream
+#   make bench-steps  the per-hit cost at chosen steps of the series: what each brings
 #   make stress   the long runs: concurrency, lifetimes, probe everything
 #   make archcheck  the other architectures: cross builds, riscv64 arm ppc64le KUnit
 #   make report   results/REPORT.md and README's bench table from the stored results
@@ -28,12 +29,12 @@ ARCHES := x86_64 arm64
 endif
 DEMO_ARCH := $(firstword $(if $(filter command line,$(origin ARCH)),$(ARCH),x86_64))
 
-.PHONY: all demo check matrix shell series series-check lint bench bench-teardown report stress archcheck deps stage build kunit itest clean distclean help
+.PHONY: all demo check matrix shell series series-check lint bench bench-steps bench-teardown report stress archcheck deps stage build kunit itest clean distclean help
 
 all: help
 
 help:
-	@sed -n '3,17p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,18p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	ARCHES="$(ARCHES)" $(T)/deps.sh
@@ -88,6 +89,12 @@ series-check:
 # Keeps the raw results in $(T)/results/bench/ and regenerates the report.
 bench: deps
 	ARCHES="$(ARCHES)" $(T)/bench.sh
+
+# The per-hit rows on the kernels of chosen steps of the series (the
+# steps where each behaviour comes, KP_BENCH_STEPS); keeps the raw
+# results in $(T)/results/bench-steps/ and regenerates the report.
+bench-steps: deps
+	ARCHES="$(ARCHES)" nice $(T)/bench-steps.sh
 
 # The teardown series for plain 6.12 (patches/teardown/) on both cores:
 # closing and clearing 1,000 kprobes on plain 6.12, on 6.12 with the

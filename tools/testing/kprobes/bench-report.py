@@ -17,16 +17,20 @@ stored runs into the report.
       report: regenerate results/REPORT.md from every run stored in
       results/bench/, results/stress/ and results/archcheck/, and
       README.md's per-hit block (between the bench-table markers) from
-      the benchmark's; --check changes nothing and fails when either is
-      stale.
-  bench-report.py cover [--results DIR] [--fill FILE | --lint FILE]
+      the benchmark's, and the per-cause tables from results/bench-steps/
+      (bench-steps.sh: the per-hit rows on the kernels of steps of the
+      series); --check changes nothing and fails when either is stale.
+  bench-report.py cover [--results DIR] [--part PART] [--fill FILE | --lint FILE]
       series.sh, when it writes the cover letter: the cover letter's
       figure blocks (per hit, the two clocks, batch unregistration,
       where it loses, teardown, the architectures booted and built),
       each from the stored runs it names; --fill prints FILE with each
       placeholder line (@@PERHIT@@ ...) replaced by its block; --lint
       fails on a figure in FILE outside its placeholders (the
-      self-test runs it on series-msgs/cover.txt).
+      self-test runs it on series-msgs/cover.txt).  @@CAUSES@@: what each
+      measured step of the series brings to a hit; @@STEP@@, in a part's
+      message (series.py fills it with --part PART): what that part's
+      kernel measured against the step before it.
 """
 import glob
 import json
@@ -743,6 +747,281 @@ def report_md(results, runs, repo, report):
     return L
 
 
+# ---------------------------------------------------------------------
+# The per-cause tables: bench-steps.sh's runs.
+#
+# bench-steps.sh keeps each run in RESULTS/bench-steps/RUN/ (RUN: the
+# UTC start and the arches): run.meta, and per config and step
+# CONFIG/NN-PART/ with step.meta (the step's number, part, subject,
+# commit, build verdict, kprobes options) and the console logs of the
+# step's kernel (ours-ARCH-icount.log: guest instructions;
+# ours-ARCH-wallN.log: TCG wall time), the same per-hit boots as make
+# bench's.  The report and the cover letter take, per arch, the newest
+# run that has steps of it; the steps of a config are compared in their
+# order, each with the one measured before it.
+
+# The per-hit rows of a step table (the order of ROWS).
+STEP_ROWS = ['k', 'b', 'r', 'o', 'ro', 'f', 'rf', 'rs']
+# What each part's kernel brings to a hit, and the rows it is about:
+# the per-cause lines of the cover letter and the per-part messages.
+STEP_CAUSES = {
+    'x86-int3': ("6.12's x86 code, driven through the compat layer", []),
+    'x86': ('int3 probes of the rebuilt core, every instruction stepped, '
+            'kretprobes on rethook', ['k', 'b', 'r']),
+    'x86-boost': ('boosting, in a kernel without preemption', ['k', 'b', 'r']),
+    'x86-boost-preempt': ('boosting in a preemptible kernel too', ['b', 'r']),
+    'x86-post': ('post_handlers run from a copy', ['k']),
+    'docs-x86': ('documentation only: the kernel before the kretprobe trampoline, '
+                 'kretprobes on rethook', []),
+    'x86-kret': ('the kretprobe trampoline instead of rethook', ['r', 'rf', 'rs']),
+    'x86-opt': ('jump optimization', ['o', 'ro']),
+    'x86-ftrace': ('kprobes on ftrace', ['f', 'rf']),
+    'arm64-decode': ("6.12's arm64 code, driven through the compat layer", []),
+    'arm64': ('BRK probes and the kretprobe trampoline of the rebuilt core, every '
+              'instruction stepped', ['k', 'b', 'r', 'rs']),
+    'arm64-boost': ('boosting', ['b', 'r']),
+    'arm64-post': ('post_handlers run from a copy', ['k']),
+    'arm64-opt': ('jump optimization', ['o', 'ro']),
+}
+# The rows said in prose (per-part messages).
+STEP_ROW_WORDS = {
+    'k': 'a kprobe with a post_handler', 'b': 'a kprobe without post_handler',
+    'r': 'a kretprobe (entry by trap)', 'o': 'a jump-optimized kprobe',
+    'ro': 'a kretprobe (jump-optimized entry)', 'f': 'a kprobe on ftrace',
+    'rf': 'a kretprobe (entry on ftrace)',
+    'rs': 'a kretprobe with 100 calls in flight (per call)'}
+# A step changes a row when it moves it by at least this many guest
+# instructions per hit (an -icount count of a 20,000-call row moves by
+# a fraction of an instruction from one kernel to the next: timer
+# interrupts at other points).
+STEP_SAME = 2
+# Rows whose count moves from kernel to kernel with no change of the path
+# they measure: rs (per call of a function 100 kthreads sleep in, its
+# scheduling and wakeups counted with it).  The step lines name them
+# only for a step that is about them.
+STEP_NOISY = ['rs']
+
+
+def step_meta(path):
+    """step.meta of a step directory as a dict (its first line split)."""
+    kv = dict(read_meta(os.path.join(path, 'step.meta')))
+    m = re.match(r'^(\d+) part: (\S+) arch: (\S+) config: (\S+)', kv.get('step', ''))
+    if m:
+        kv.update(nn=int(m.group(1)), part=m.group(2), arch=m.group(3), config=m.group(4))
+    return kv
+
+
+def step_cells(d, arch):
+    """{row: {'insns', 'norm', 'walls', 'why'}} of a step's boots."""
+    ic = parse(os.path.join(d, 'ours-%s-icount.log' % arch))
+    walls = [w for w in (parse(p) for p in sorted(glob.glob(
+        os.path.join(d, 'ours-%s-wall*.log' % arch)))) if w]
+    cells = {}
+    for key in ['none'] + STEP_ROWS:
+        insns = per_hit(ic, key) if ic and key in ic and not ic[key].get('na') else None
+        ns = [n for n in (per_hit_norm(w, key) for w in walls) if n is not None]
+        cells[key] = {'insns': insns, 'norm': statistics.median(ns) if ns else None,
+                      'walls': len(walls) if key == 'none' else len(ns),
+                      'why': None if insns is not None else
+                      (why_na(ic, key) if ic else 'no result')}
+    return cells
+
+
+def steps_runs(results):
+    """[(name, path, {arch: {config: [step]}})] of RESULTS/bench-steps/,
+    oldest first; a step is step_meta() with its dir and cells."""
+    runs = []
+    for name, path in stored_dirs(results, 'bench-steps'):
+        arches = {}
+        for cfg in sorted(os.listdir(path)):
+            cd = os.path.join(path, cfg)
+            if not os.path.isdir(cd):
+                continue
+            for sd in sorted(os.listdir(cd)):
+                d = os.path.join(cd, sd)
+                st = step_meta(d)
+                if not os.path.isdir(d) or 'arch' not in st:
+                    continue
+                st['dir'] = d
+                st['cells'] = step_cells(d, st['arch'])
+                arches.setdefault(st['arch'], {}).setdefault(cfg, []).append(st)
+        for a in arches:
+            for cfg in arches[a]:
+                arches[a][cfg].sort(key=lambda s: s['nn'])
+        runs.append((name, path, arches))
+    return runs
+
+
+def steps_current(runs):
+    """{arch: (name, path, {config: [step]})}: the newest run per arch."""
+    cur = {}
+    for name, path, arches in runs:
+        for a, cfgs in arches.items():
+            cur[a] = (name, path, cfgs)
+    return cur
+
+
+def step_label(st):
+    return '%02d %s' % (st['nn'], st['part'])
+
+
+def step_value(c):
+    """A cell of the per-step table: instructions (wall, calls)."""
+    if c['insns'] is None:
+        return c['why'] or 'n/a'
+    return '%.0f (%s)' % (c['insns'], '%.1f' % c['norm'] if c['norm'] is not None else '-')
+
+
+def step_delta(a, b):
+    """(delta insns, delta wall calls) of cell B against cell A, or None."""
+    if a['insns'] is None or b['insns'] is None:
+        return None
+    dn = b['norm'] - a['norm'] if a['norm'] is not None and b['norm'] is not None else None
+    return (b['insns'] - a['insns'], dn)
+
+
+def step_delta_str(d):
+    if d is None:
+        return '-'
+    return '%+.0f (%s)' % (d[0], '%+.1f' % d[1] if d[1] is not None else '-')
+
+
+def step_pairs(steps):
+    """(previous, step) of each measured step after the first of a config;
+    each step gets the measured ones before it, nearest first
+    ('earlier'), for step_base()."""
+    ok = [s for s in steps if s.get('build', '').startswith('PASS') and
+          s['cells']['none']['insns'] is not None]
+    for i, st in enumerate(ok):
+        st['earlier'] = list(reversed(ok[:i]))
+    return list(zip(ok, ok[1:]))
+
+
+def step_base(a, b, key):
+    """The step row KEY of step B is compared with: the one before it (A),
+    or where A has no such probe (a kretprobe before the step that brings
+    the trampoline) the nearest earlier step that has."""
+    if a['cells'][key]['insns'] is not None:
+        return a
+    for st in b.get('earlier', []):
+        if st['cells'][key]['insns'] is not None:
+            return st
+    return a
+
+
+def step_row_said(key, a, b):
+    """One row of a step against the one before, said shortly."""
+    base = step_base(a, b, key)
+    at = '' if base is a else ' at %s' % step_label(base)
+    ca, cb = base['cells'][key], b['cells'][key]
+    d = step_delta(ca, cb)
+    if d is None:
+        return None
+    if abs(d[0]) < STEP_SAME:
+        return '%s %.0f, unchanged (%+.0f%s)' % (key, cb['insns'], d[0], at)
+    pct = 100.0 * d[0] / ca['insns'] if ca['insns'] else 0
+    wall = ''
+    if ca['norm'] is not None and cb['norm'] is not None:
+        wall = '; wall %.1f -> %.1f calls' % (ca['norm'], cb['norm'])
+    return '%s %.0f%s -> %.0f (%+.0f, %+.0f%%%s)' % (key, ca['insns'], at, cb['insns'], d[0],
+                                                    pct, wall)
+
+
+def steps_md(results, report, repo):
+    runs = steps_runs(results)
+    cur = steps_current(runs)
+    L = ['## Per cause (`make bench-steps`)', '',
+         'The per-hit rows of `make bench` (ours only, the same module and guest side) on the '
+         'kernels of chosen steps of the exported series, which moves each architecture from '
+         'the compat layer to its own code one behaviour at a time: the difference between a '
+         'step and the one measured before it in the same config is what that step brings to a '
+         'hit.  Each cell: guest instructions per hit under `-icount shift=0`, `-smp 1`, the '
+         'unprobed call subtracted, and in parentheses the TCG wall time of a hit in unprobed '
+         'calls of its own boot (median of the wall boots).  "Change": the step against the one '
+         'before it; a row that moves by less than %d instructions is unchanged.' % STEP_SAME, '']
+    if not cur:
+        return L + ['No bench-steps run is stored yet: `make bench-steps` measures and stores one.', '']
+    for arch in sorted(cur):
+        name, path, cfgs = cur[arch]
+        L += ['### %s, run %s' % (arch, name), '',
+              'Raw results: [`%s/`](%s/).' % (rel(path, repo), rel(path, os.path.dirname(report)))]
+        for k, v in read_meta(os.path.join(path, 'run.meta')):
+            L.append('- %s: %s' % (k, v))
+        L.append('')
+        for cfg in sorted(cfgs):
+            steps = cfgs[cfg]
+            L += ['#### %s config' % cfg, '',
+                  '| step | subject | commit | build | kprobes options |',
+                  '|---|---|---|---|---|']
+            for st in steps:
+                L.append('| %s | %s | %s | %s | %s |' % (
+                    step_label(st), st.get('subject', '?'), st.get('commit', '?')[:12],
+                    st.get('build', '?'), st.get('kprobes options', '?')))
+            metas = [dict(read_meta(m)) for st in steps
+                     for m in sorted(glob.glob(os.path.join(st['dir'], '*.meta')))
+                     if not m.endswith('step.meta')]
+            q = sorted({m.get('qemu', '').split(' -smp')[0] for m in metas if m.get('qemu')})
+            L += ['', '- QEMU: %s; host load over the boots: %s' % (', '.join(q) or '?',
+                                                                    cover_loads(metas)), '']
+            L += ['| row | what | ' + ' | '.join(step_label(s) for s in steps) + ' |',
+                  '|---|---|' + '---:|' * len(steps)]
+            titles = dict(ROWS)
+            unmeasured = [k for k in STEP_ROWS
+                          if all(st['cells'][k]['insns'] is None for st in steps)]
+            for key in ['none'] + STEP_ROWS:
+                if key in unmeasured:
+                    continue
+                if key == 'none':
+                    vals = ['%.0f' % s['cells']['none']['insns']
+                            if s['cells']['none']['insns'] is not None else 'no result'
+                            for s in steps]
+                else:
+                    vals = [step_value(s['cells'][key]) for s in steps]
+                L.append('| %s | %s | %s |' % (key, titles[key], ' | '.join(vals)))
+            if unmeasured:
+                said = [s for s in steps if s['cells']['none']['insns'] is not None] or steps
+                L += ['', 'Not measured at any of these steps: %s.' % ', '.join(
+                    '%s (%s)' % (k, said[-1]['cells'][k]['why']) for k in unmeasured)]
+            pairs = step_pairs(steps)
+            if pairs:
+                L += ['', 'Change, each step against the one before it (or, for a row '
+                      'that one has not, the nearest earlier step that has it: "vs NN"):', '',
+                      '| row | ' + ' | '.join('%s vs %02d' % (step_label(b), a['nn'])
+                                              for a, b in pairs) + ' |',
+                      '|---|' + '---:|' * len(pairs)]
+                for key in STEP_ROWS:
+                    cells = []
+                    for a, b in pairs:
+                        base = step_base(a, b, key)
+                        d = step_delta(base['cells'][key], b['cells'][key])
+                        cells.append(step_delta_str(d) + (' vs %02d' % base['nn']
+                                                          if d and base is not a else ''))
+                    if all(c == '-' for c in cells):
+                        continue
+                    L.append('| %s | %s |' % (key, ' | '.join(cells)))
+                L += ['', 'What each step brings (the rows it is about, changed or not, '
+                      'and any other row that changed; %s only where the step is about it: '
+                      'its count includes the scheduling of the sleeping kthreads and moves by '
+                      'tens to over a hundred instructions from kernel to kernel):' % ', '.join(STEP_NOISY), '']
+                for a, b in pairs:
+                    cause, about = STEP_CAUSES.get(b['part'], ('', []))
+                    said = []
+                    for key in STEP_ROWS:
+                        s = step_row_said(key, a, b)
+                        if s and (key in about or (key not in STEP_NOISY and not
+                                                   s.split(' ', 2)[2].startswith('unchanged'))):
+                            said.append(s)
+                    L.append('- %s%s, against %s: %s.' % (
+                        step_label(b), ' (%s)' % cause if cause else '', step_label(a),
+                        '; '.join(said) if said else 'no row changed'))
+            L.append('')
+    older = [(n, p) for n, p, a in runs if n not in [c[0] for c in cur.values()]]
+    if older:
+        L += ['Earlier bench-steps runs (raw files in their directories): ' + ', '.join(
+            '[%s](%s/)' % (n, rel(p, os.path.dirname(report))) for n, p in reversed(older)) + '.', '']
+    return L
+
+
 def stored_dirs(results, kind):
     """[(name, path)] of RESULTS/KIND/, oldest first."""
     top = os.path.join(results, kind)
@@ -1000,7 +1279,8 @@ def report_main(argv):
     readme = opts['--readme']
     base = os.path.dirname(os.path.abspath(readme))
     runs = stored_runs(results)
-    new_report = '\n'.join(report_md(results, runs, base, report) + stress_md(results, report) +
+    new_report = '\n'.join(report_md(results, runs, base, report) +
+                           steps_md(results, report, base) + stress_md(results, report) +
                            teardown_md(results, report) +
                            archcheck_md(results, report)).rstrip('\n') + '\n'
     text = open(readme).read()
@@ -1565,9 +1845,214 @@ def cover_arches(results):
     return L or ['No series-check or archcheck result is stored.']
 
 
+def cover_steps_setup(cur, arches):
+    """The setup of the bench-steps runs of ARCHES, in a sentence."""
+    runs, qemu, calls, walls = [], set(), set(), set()
+    for arch in arches:
+        name, path, cfgs = cur[arch]
+        git = dict(read_meta(os.path.join(path, 'run.meta'))).get('git', '?').split()[0][:12]
+        runs.append('%s run %s (project commit %s)' % (arch, cover_run_name(name), git))
+        for steps in cfgs.values():
+            for st in steps:
+                for m in glob.glob(os.path.join(st['dir'], '*.meta')):
+                    v = re.search(r'QEMU emulator version (\S+)', dict(read_meta(m)).get('qemu', ''))
+                    if v:
+                        qemu.add(v.group(1))
+                ic = parse(os.path.join(st['dir'], 'ours-%s-icount.log' % arch))
+                if ic and ic.get('none', {}).get('iters'):
+                    calls.add(int(ic['none']['iters']))
+                if st['cells']['none']['insns'] is not None:
+                    walls.add(st['cells']['none']['walls'])
+    return ('make bench-steps: %s; the kernel of each step built from the series as '
+            'git am applies it, with the same benchmark module, and booted under QEMU '
+            '%s (TCG), one vCPU: guest instructions per hit under -icount shift=0, %s '
+            'calls, the unprobed call subtracted; beside them ("wall") the TCG wall '
+            'time of a hit in unprobed calls of its own boot (median of %s boot%s per '
+            'step)' % ('; '.join(runs), ', '.join(sorted(qemu)) or '?',
+                       ', '.join('{:,}'.format(c) for c in sorted(calls)) or '?',
+                       ' or '.join(cover_count(w) for w in sorted(walls)) or '?',
+                       '' if walls == {1} else 's'))
+
+
+# The configs said in the cover letter and the messages.
+STEP_CONFIG_WORDS = {
+    'workbench': 'preemptible (CONFIG_PREEMPT)',
+    'nopreempt': 'without preemption (CONFIG_PREEMPT_NONE, no PREEMPT_DYNAMIC)',
+    'defaults': "the kernel's defaults plus kprobes",
+}
+
+
+def cover_step_lines(a, b, rows):
+    """The lines of the rows ROWS of step B against step A (or the step
+    step_base() names, said after the row)."""
+    out = []
+    for key in rows:
+        base = step_base(a, b, key)
+        ca, cb = base['cells'][key], b['cells'][key]
+        if ca['insns'] is None and cb['insns'] is None:
+            continue
+        if cb['insns'] is None and base is not a:
+            continue
+
+        def v(c):
+            if c['insns'] is None:
+                m = re.search(r'(\d+) of (\d+) missed', c['why'] or '')
+                return '%13s' % ('%s/%s missed' % m.groups() if m else 'n/a')
+            return '%6.0f %6s' % (c['insns'], '%.1f' % c['norm'] if c['norm'] is not None else '-')
+        d = step_delta(ca, cb)
+        ds = '%6s %6s' % ('%+.0f' % d[0], '%+.1f' % d[1] if d[1] is not None else '-') if d else ''
+        out.append(('    %-4s %s  %s  %s%s' % (key, v(ca), v(cb), ds,
+                                          '  (before: %02d)' % base['nn'] if base is not a
+                                          else '')).rstrip())
+    return out
+
+
+# The head of cover_step_lines()' columns.
+COVER_STEP_HEAD = ['    %-4s %13s  %13s  %13s' % ('', 'before', 'after', 'change'),
+                   '    %-4s %6s %6s  %6s %6s  %6s %6s' % ('row', 'insns', 'wall', 'insns',
+                                                           'wall', 'insns', 'wall')]
+
+
+def cover_causes(results):
+    cur = steps_current(steps_runs(results))
+    if not cur:
+        return ['No bench-steps run is stored: make bench-steps measures the kernels '
+                'of the series\' steps.']
+    arches = cover_order(cur)
+    L = cover_wrap('What each step brings to a hit (%s).  Per step and row: instructions '
+                   'before and after the step, wall before and after, and the change of '
+                   'both; "n/a": the kernel has no such probe there; "M/N missed": the '
+                   'row does not count, its probe missed M of the N calls in flight; '
+                   '"before: NN": the row is compared with step NN, the nearest before '
+                   'that has it.  Rows: k a kprobe with '
+                   'a post_handler, b without, r a kretprobe with its entry by trap, o and '
+                   'ro jump-optimized, f and rf on ftrace, rs a kretprobe with 100 calls in '
+                   'flight (per call).' % cover_steps_setup(cur, arches)) + ['']
+    for arch in arches:
+        name, path, cfgs = cur[arch]
+        for cfg in sorted(cfgs, key=lambda c: (c != 'workbench', c)):
+            pairs = step_pairs(cfgs[cfg])
+            if not pairs:
+                continue
+            L += ['  %s, %s:' % (arch, STEP_CONFIG_WORDS.get(cfg, cfg))] + COVER_STEP_HEAD
+            for a, b in pairs:
+                cause, about = STEP_CAUSES.get(b['part'], ('', []))
+                if not about:
+                    continue
+                head = cover_wrap('%02d %s against %02d %s: %s' % (
+                    b['nn'], b['part'], a['nn'], a['part'], cause), 70)
+                L += ['  ' + head[0]] + ['    ' + h for h in head[1:]]
+                lines = cover_step_lines(a, b, about)
+                L += lines or ['    (no result for its rows)']
+            L += cover_step_shares(pairs)
+            L.append('')
+    return L[:-1] if L[-1] == '' else L
+
+
+def cover_step_shares(pairs):
+    """Per trap row (k, b, r), from the first measured step of a config to
+    its last: the whole change, and the step that brings most of it."""
+    if not pairs:
+        return []
+    first, last = pairs[0][0], pairs[-1][1]
+    out = []
+    for key in ('k', 'b', 'r'):
+        ca, cb = first['cells'][key], last['cells'][key]
+        if ca['insns'] is None or cb['insns'] is None:
+            continue
+        total = cb['insns'] - ca['insns']
+        steps = []
+        for a, b in pairs:
+            d = step_delta(step_base(a, b, key)['cells'][key], b['cells'][key])
+            if d is not None:
+                steps.append((d[0], b))
+        if not steps or abs(total) < STEP_SAME:
+            continue
+        d, b = min(steps, key=lambda x: x[0]) if total < 0 else max(steps, key=lambda x: x[0])
+        out += cover_wrap('%s from %02d to %02d: %.0f -> %.0f (%+.0f), of which %02d %s '
+                          'brings %+.0f.' % (key, first['nn'], last['nn'], ca['insns'],
+                                             cb['insns'], total, b['nn'], b['part'], d), 68)
+    return ['  All the steps, per trap row:'] + ['    ' + l for l in out] if out else []
+
+
+# --part PART of cover --fill: the part whose message is filled
+# (@@STEP@@: what the step of that part measured).
+COVER_PART = [None]
+
+
+def cover_step(results):
+    """@@STEP@@ of the message of part COVER_PART: what the kernel of
+    that part measured against the one of the step before it, per arch
+    and config of the newest bench-steps run of each arch."""
+    part = COVER_PART[0]
+    cur = steps_current(steps_runs(results))
+    L = []
+    for arch in cover_order(cur):
+        name, path, cfgs = cur[arch]
+        for cfg in sorted(cfgs, key=lambda c: (c != 'workbench', c)):
+            for a, b in step_pairs(cfgs[cfg]):
+                if b['part'] != part:
+                    continue
+                rows, walls = [], []
+                for key in STEP_CAUSES.get(part, ('', []))[1]:
+                    base = step_base(a, b, key)
+                    ca, cb = base['cells'][key], b['cells'][key]
+                    d = step_delta(ca, cb)
+                    m = re.search(r'(\d+) of (\d+) missed', ca['why'] or '')
+                    if d is None and m and cb['insns'] is not None:
+                        rows.append('%s misses %s of %s returns before this patch (the default '
+                                    'maxactive) and none with it, at %.0f guest instructions '
+                                    'per call' % (STEP_ROW_WORDS[key].replace(' (per call)', ''),
+                                                  m.group(1), m.group(2), cb['insns']))
+                        continue
+                    if d is None:
+                        continue
+                    before = 'before this patch' if base is a else (
+                        'in the kernel of patch %d (%s), the last one before this '
+                        'to have it,' % (base['nn'], STEP_CAUSES.get(
+                            base['part'], ('"%s"' % base.get('subject', '?'), []))[0]))
+                    rows.append('%s runs %.0f guest instructions per hit %s and %.0f '
+                                'with it%s' % (
+                                    STEP_ROW_WORDS[key], ca['insns'], before, cb['insns'],
+                                    ' (unchanged)' if abs(d[0]) < STEP_SAME else ''))
+                    if ca['norm'] is not None and cb['norm'] is not None:
+                        walls.append('%.1f and %.1f' % (ca['norm'], cb['norm']))
+                if not rows:
+                    continue
+                qemu, calls, nw = set(), set(), set()
+                for st in (a, b):
+                    for m in glob.glob(os.path.join(st['dir'], '*.meta')):
+                        v = re.search(r'QEMU emulator version (\S+)',
+                                      dict(read_meta(m)).get('qemu', ''))
+                        if v:
+                            qemu.add(v.group(1))
+                    ic = parse(os.path.join(st['dir'], 'ours-%s-icount.log' % arch))
+                    if ic and ic.get('none', {}).get('iters'):
+                        calls.add(int(ic['none']['iters']))
+                    nw.add(st['cells']['none']['walls'])
+                said = ('Measured on %s, %s, against the kernel of the patch before, with '
+                        'the benchmark module this series adds (samples/kprobes/'
+                        'kprobe_bench_main.c) under QEMU %s (TCG, one vCPU, -icount '
+                        'shift=0, %s calls per row): %s.' % (
+                            arch, STEP_CONFIG_WORDS.get(cfg, cfg), ', '.join(sorted(qemu)),
+                            ', '.join('{:,}'.format(c) for c in sorted(calls)),
+                            '; '.join(rows)))
+                if walls:
+                    said += ('  In TCG wall time a hit costs %s times an unprobed call '
+                             '(median of %s boot%s each).' % (
+                                 '; '.join(walls), ' or '.join(cover_count(w) for w in sorted(nw)),
+                                 '' if nw == {1} else 's'))
+                said += '  (Run %s of the project\'s make bench-steps.)' % cover_run_name(name)
+                L += cover_wrap(said) + ['']
+    if not L:
+        return cover_wrap('Not measured: no stored bench-steps run has the kernel of '
+                          'this patch and of the one before it.')
+    return L[:-1]
+
 COVER_BLOCKS = {'PERHIT': cover_perhit, 'CLOCKS': cover_clocks,
                 'UNREGISTER': cover_unregister, 'LOSSES': cover_losses,
-                'TEARDOWN': cover_teardown, 'ARCHES': cover_arches}
+                'TEARDOWN': cover_teardown, 'ARCHES': cover_arches,
+                'CAUSES': cover_causes, 'STEP': cover_step}
 
 
 def cover_main(argv):
@@ -1586,8 +2071,11 @@ def cover_main(argv):
             fill = argv.pop(0)
         elif a == '--lint' and argv:
             lint = argv.pop(0)
+        elif a == '--part' and argv:
+            COVER_PART[0] = argv.pop(0)
         else:
-            print('usage: bench-report.py cover [--results DIR] [--fill FILE | --lint FILE]',
+            print('usage: bench-report.py cover [--results DIR] [--part PART] '
+                  '[--fill FILE | --lint FILE]',
                   file=sys.stderr)
             return 2
     if lint:

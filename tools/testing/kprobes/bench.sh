@@ -69,33 +69,6 @@ reg="kpb_reg=${KP_BENCH_REG:-1,100,1000,10000} kpb_budget=${KP_BENCH_BUDGET:-20}
 [ $smoke = 1 ] && reg="kpb_reg=1,10"
 # The guest's timeout: registration of thousands of probes is slow under TCG.
 export KP_BOOT_TIMEOUT=${KP_BENCH_TIMEOUT:-3600}
-qemu_version() {
-	case $1 in
-	x86_64) qemu-system-x86_64 --version | head -n 1 ;;
-	arm64) qemu-system-aarch64 --version | head -n 1 ;;
-	esac
-}
-# What a boot ran on, beside its log.
-meta() {
-	local fl=$1 arch=$2 cfg=$3 log=$4 smp=$5 extra=$6 conf
-	conf=$(kp_obj "$fl" "$arch")/.config
-	{
-		echo "log: $(basename "$log")"
-		echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-		echo "base: $(kp_base_used)"
-		echo "flavour: $fl arch: $arch config: $cfg ($(sha1sum < "$conf" | cut -c1-12) of ${conf#"$KP_ROOT"/})"
-		echo "config options: $(grep -E '^CONFIG_(MITIGATION_RETPOLINE|MITIGATION_RETHUNK|X86_KERNEL_IBT|PREEMPT|PREEMPT_NONE|PREEMPT_VOLUNTARY|PREEMPT_DYNAMIC|OPTPROBES|KPROBES_ON_FTRACE|ARM64_BTI_KERNEL|ARM64_PTR_AUTH_KERNEL|JPROBES)=' "$conf" | tr '\n' ' ')"
-		echo "qemu: $(qemu_version "$arch") -smp $smp $extra"
-		echo "host load: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cpus"
-	} > "${log%.log}.meta"
-}
-# boot FL ARCH CFG LOG SMP QEMU-EXTRA APPEND
-boot() {
-	meta "$1" "$2" "$3" "$4" "$5" "$6"
-	KP_APPEND="$7" KP_SMP=$5 KP_QEMU_EXTRA="$6" \
-		"$KP_TOOLS/boot.sh" "$1" "$2" bench "$4" > /dev/null || true
-}
-
 # What the whole run measured: the tree, the knobs, the host.
 run_meta() {
 	{
@@ -127,21 +100,21 @@ for cfg in $configs; do
 			[ $smoke = 1 ] || "$KP_TOOLS/build.sh" "$fl" "$arch"
 			rm -f "$out/$fl-$arch-"*.log "$out/$fl-$arch-"*.meta
 			if [ $smoke = 1 ]; then
-				boot "$fl" "$arch" "$cfg" "$out/$fl-$arch-icount.log" 2 \
+				kp_bench_boot "$fl" "$arch" "$cfg" "$out/$fl-$arch-icount.log" 2 \
 					"-icount shift=0" "$params $reg"
 				continue
 			fi
 			case $parts in *" hit "*)
-				boot "$fl" "$arch" "$cfg" "$out/$fl-$arch-icount.log" 1 \
+				kp_bench_boot "$fl" "$arch" "$cfg" "$out/$fl-$arch-icount.log" 1 \
 					"-icount shift=0" "$params kpb_part=hit" ;;
 			esac
 			case $parts in *" multi "*)
-				boot "$fl" "$arch" "$cfg" "$out/$fl-$arch-multi.log" 2 \
+				kp_bench_boot "$fl" "$arch" "$cfg" "$out/$fl-$arch-multi.log" 2 \
 					"-icount shift=0" "$params $reg kpb_part=multi" ;;
 			esac
 			case $parts in *" wall "*) ;; *) continue ;; esac
 			for r in $(seq 1 "$runs"); do
-				boot "$fl" "$arch" "$cfg" "$out/$fl-$arch-wall$r.log" 1 "" \
+				kp_bench_boot "$fl" "$arch" "$cfg" "$out/$fl-$arch-wall$r.log" 1 "" \
 					"$params kpb_reg=none kpb_part=hit"
 			done
 		done

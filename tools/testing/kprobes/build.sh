@@ -65,15 +65,7 @@ fi
 # same way against every flavour's kernel (the upstream flavour has no
 # SAMPLE_KPROBE_BENCH): its sources and its lines of the samples Makefile.
 bench=$obj/kp-bench
-mkdir -p "$bench"
-rm -f "$bench"/kp_bench*
-rsync -a --checksum "$KP_ROOT"/samples/kprobes/kprobe_bench*.[ch] "$bench/"
-{
-	echo "obj-m += kprobe_bench.o"
-	grep '^kprobe_bench-' "$KP_ROOT/samples/kprobes/Makefile"
-} > "$bench/Kbuild.new"
-cmp -s "$bench/Kbuild.new" "$bench/Kbuild" || mv "$bench/Kbuild.new" "$bench/Kbuild"
-rm -f "$bench/Kbuild.new" "$bench/Makefile"
+kp_bench_sources "$bench"
 if ! kp_kmake "$fl" "$arch" M="$bench" modules >> "$log" 2>&1; then
 	grep -E 'error|warning' "$log" | tail -40 >&2 || true
 	kp_die "benchmark module build failed: $fl $arch"

@@ -45,8 +45,12 @@ if [ -f "$obj/samples/trace_printk/trace-printk.ko" ]; then
 	cp "$obj/samples/trace_printk/trace-printk.ko" "$root/lib/modules/$krel/extra/"
 fi
 # kp_perfsb, kp_attach, kp_bpf and kp_detach (guest/*.c, their helpers in
-# guest/kp_guest.h), with the kernel's nolibc and uapi headers.
-for tool in kp_perfsb kp_attach kp_bpf kp_detach; do
+# guest/kp_guest.h), with the kernel's nolibc and uapi headers;
+# KP_GUEST_TOOLS=0 leaves them out (bench-steps.sh's per-hit boots,
+# which run none of them, on kernels with no object tree to build them in).
+tools="kp_perfsb kp_attach kp_bpf kp_detach"
+[ "${KP_GUEST_TOOLS:-1}" = 0 ] && tools=
+for tool in $tools; do
 	bin=$obj/${tool/_/-}
 	if [ ! -x "$bin" ] || [ "$KP_TOOLS/guest/$tool.c" -nt "$bin" ] ||
 	   [ "$KP_TOOLS/guest/kp_guest.h" -nt "$bin" ]; then

@@ -144,6 +144,17 @@ kp_archcheck_small_config() {
 	esac
 }
 
+# kp_sc_arch ARCH: the kernel ARCH and the cross compiler prefix of the
+# builds of series-check.sh's steps (bench-steps.sh's too, which so share
+# its ccache entries): x86_64 with the x86_64-linux-gnu- prefix.
+kp_sc_arch() {
+	case $1 in
+	x86_64) echo "x86 x86_64-linux-gnu-" ;;
+	arm64) echo "arm64 aarch64-linux-gnu-" ;;
+	*) kp_other_arch "$1" ;;
+	esac
+}
+
 # kp_other_arch ARCH: the kernel ARCH and the cross compiler prefix of an
 # architecture archcheck builds (series-check's other architectures).
 kp_other_arch() {
@@ -161,3 +172,63 @@ kp_other_arch() {
 	*) return 1 ;;
 	esac
 }
+
+# kp_bench_sources DIR: the benchmark module (samples/kprobes/
+# kprobe_bench*) as an external module in DIR: its sources and its lines
+# of the samples Makefile, from this tree, so that the same module is
+# built against every kernel it measures (build.sh: every flavour;
+# bench-steps.sh: every step of the series).  Build it with
+# `make -C SRC O=OBJ M=DIR modules`.
+kp_bench_sources() {
+	local dir=$1
+	mkdir -p "$dir"
+	rm -f "$dir"/kp_bench*
+	rsync -a --checksum "$KP_ROOT"/samples/kprobes/kprobe_bench*.[ch] "$dir/"
+	{
+		echo "obj-m += kprobe_bench.o"
+		grep '^kprobe_bench-' "$KP_ROOT/samples/kprobes/Makefile"
+	} > "$dir/Kbuild.new"
+	cmp -s "$dir/Kbuild.new" "$dir/Kbuild" || mv "$dir/Kbuild.new" "$dir/Kbuild"
+	rm -f "$dir/Kbuild.new" "$dir/Makefile"
+}
+
+# The benchmark's boots (bench.sh, bench-steps.sh).
+kp_qemu_version() {
+	case $1 in
+	x86_64) qemu-system-x86_64 --version | head -n 1 ;;
+	arm64) qemu-system-aarch64 --version | head -n 1 ;;
+	esac
+}
+# kp_bench_meta FL ARCH CFG LOG SMP QEMU-EXTRA: what a boot ran on, in
+# LOG's .meta beside it (the kernel of kp_obj FL ARCH).
+kp_bench_meta() {
+	local fl=$1 arch=$2 cfg=$3 log=$4 smp=$5 extra=$6 conf
+	conf=$(kp_obj "$fl" "$arch")/.config
+	{
+		echo "log: $(basename "$log")"
+		echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+		echo "base: $(kp_base_used)"
+		echo "flavour: $fl arch: $arch config: $cfg ($(sha1sum < "$conf" | cut -c1-12) of ${conf#"$KP_ROOT"/})"
+		echo "config options: $(grep -E '^CONFIG_(MITIGATION_RETPOLINE|MITIGATION_RETHUNK|X86_KERNEL_IBT|PREEMPT|PREEMPTION|PREEMPT_NONE|PREEMPT_VOLUNTARY|PREEMPT_DYNAMIC|KRETPROBES|KRETPROBE_ON_RETHOOK|OPTPROBES|KPROBES_ON_FTRACE|ARM64_BTI_KERNEL|ARM64_PTR_AUTH_KERNEL|JPROBES)=' "$conf" | tr '\n' ' ')"
+		echo "qemu: $(kp_qemu_version "$arch") -smp $smp $extra"
+		echo "host load: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cpus"
+	} > "${log%.log}.meta"
+}
+# kp_bench_boot FL ARCH CFG LOG SMP QEMU-EXTRA APPEND: one boot of the
+# guest's bench mode (guest/bench.sh) with its .meta.
+kp_bench_boot() {
+	kp_bench_meta "$1" "$2" "$3" "$4" "$5" "$6"
+	KP_APPEND="$7" KP_SMP=$5 KP_QEMU_EXTRA="$6" \
+		"$KP_TOOLS/boot.sh" "$1" "$2" bench "$4" > /dev/null || true
+}
+
+# The kprobes options series-check.sh turns on at every step (with
+# scripts/config, over the step's config), so that each step builds
+# what it has of them; bench-steps.sh builds its steps the same way.
+KP_SC_CONFIG_ARGS=(-e KPROBES -e KRETPROBES -e OPTPROBES -e JPROBES
+	-e FTRACE -e FUNCTION_TRACER -e DYNAMIC_FTRACE
+	-e KPROBE_EVENTS -e KUNIT -e KPROBES_SANITY_TEST
+	-e KPROBES_KUNIT_TEST -e KRETPROBES_KUNIT_TEST
+	-e OPTPROBES_KUNIT_TEST -e JPROBES_KUNIT_TEST
+	-e SAMPLES -m SAMPLE_KPROBES -m SAMPLE_KRETPROBES
+	-m SAMPLE_JPROBES -e DEBUG_FS -m SAMPLE_KPROBE_BENCH)

@@ -51,7 +51,12 @@
 #      the plain base alone and of both together, checkpatch --strict.
 #
 # --builds runs 1 and 5 only.  --quick (part of make check) runs 1-4 and 6:
-# about a minute, once the base repository exists.  Result lines:
+# about a minute, once the base repository exists.  --apply runs 1 only
+# and leaves the repository with the series' commits, tagged "series"
+# (bench-steps.sh builds its steps from there).  KP_SC_SEED=REPO: make
+# the base repository, the first time, by a clone of another one of the
+# same base (its objects hardlinked: seconds) instead of a copy of the
+# base (minutes).  Result lines:
 #     SERIES apply PASS|FAIL
 #     SERIES checkpatch PASS|FAIL           (the failing patches indented)
 #     SERIES kernel-doc PASS|FAIL           (the failing files indented)
@@ -70,6 +75,7 @@ quick=0 builds=1 checks=1
 case ${1:-} in
 --quick) quick=1 builds=0 ;;
 --builds) checks=0 ;;
+--apply) checks=0 builds=0 ;;
 esac
 sc=$KP_BUILD/series-check
 repo=$sc/linux
@@ -87,17 +93,27 @@ mapfile -t patches < <(ls "$ser"/0*.patch | grep -v '/0000-cover-letter\.patch$'
 if [ ! -f "$repo/.kp-base" ]; then
 	kp_log "series-check: a git repository of the base in $repo (once)"
 	kp_rm_tree "$repo"
-	mkdir -p "$repo"
-	# the base is read-only (deps.sh), the repository must not be: for
-	# a user who is not root, git init and git am could not write there
-	cp -a "$KP_BASE/." "$repo/" && chmod -R u+w "$repo" &&
-	(
-		cd "$repo" && git init -q && git config user.name kprobes &&
-		git config user.email kprobes@localhost &&
-		git config gc.auto 0 && git add -A -f &&
-		GIT_AUTHOR_DATE=2026-01-01T00:00:00Z GIT_COMMITTER_DATE=2026-01-01T00:00:00Z \
-			git commit -qm "Linux $(make -s kernelversion) ($(kp_base_used))"
-	) || kp_die "cannot make the base repository"
+	if [ -n "${KP_SC_SEED:-}" ]; then
+		git -C "$KP_SC_SEED" rev-parse -q --verify base >/dev/null &&
+		git clone -q --no-checkout "$KP_SC_SEED" "$repo" &&
+		git -C "$repo" checkout -q -f --detach base &&
+		git -C "$repo" config user.name kprobes &&
+		git -C "$repo" config user.email kprobes@localhost &&
+		git -C "$repo" config gc.auto 0 ||
+			kp_die "cannot clone the base repository $KP_SC_SEED"
+	else
+		mkdir -p "$repo"
+		# the base is read-only (deps.sh), the repository must not be: for
+		# a user who is not root, git init and git am could not write there
+		cp -a "$KP_BASE/." "$repo/" && chmod -R u+w "$repo" &&
+		(
+			cd "$repo" && git init -q && git config user.name kprobes &&
+			git config user.email kprobes@localhost &&
+			git config gc.auto 0 && git add -A -f &&
+			GIT_AUTHOR_DATE=2026-01-01T00:00:00Z GIT_COMMITTER_DATE=2026-01-01T00:00:00Z \
+				git commit -qm "Linux $(make -s kernelversion) ($(kp_base_used))"
+		) || kp_die "cannot make the base repository"
+	fi
 	git -C "$repo" tag -f base >/dev/null
 	: > "$repo/.kp-base"
 	echo .kp-base >> "$repo/.git/info/exclude"
@@ -303,11 +319,7 @@ if [ ! -d "$src" ]; then
 	git -C "$repo" worktree add -q --detach "$src" base || kp_die "no worktree $src"
 fi
 sc_arch() {	# kernel ARCH, cross prefix
-	case $1 in
-	x86_64) echo "x86 x86_64-linux-gnu-" ;;
-	arm64) echo "arm64 aarch64-linux-gnu-" ;;
-	*) kp_other_arch "$1" || kp_die "series-check: unknown arch $1" ;;
-	esac
+	kp_sc_arch "$1" || kp_die "series-check: unknown arch $1"
 }
 # An architecture other than x86_64, arm64 and riscv64 (archcheck's):
 # each step links vmlinux and the modules in archcheck's small config
@@ -479,14 +491,7 @@ for ((i = from; i <= to; i++)); do
 			else
 				mk defconfig
 			fi &&
-			"$src/scripts/config" --file "$obj/.config" \
-				-e KPROBES -e KRETPROBES -e OPTPROBES -e JPROBES \
-				-e FTRACE -e FUNCTION_TRACER -e DYNAMIC_FTRACE \
-				-e KPROBE_EVENTS -e KUNIT -e KPROBES_SANITY_TEST \
-				-e KPROBES_KUNIT_TEST -e KRETPROBES_KUNIT_TEST \
-				-e OPTPROBES_KUNIT_TEST -e JPROBES_KUNIT_TEST \
-				-e SAMPLES -m SAMPLE_KPROBES -m SAMPLE_KRETPROBES \
-				-m SAMPLE_JPROBES -e DEBUG_FS -m SAMPLE_KPROBE_BENCH &&
+			"$src/scripts/config" --file "$obj/.config" "${KP_SC_CONFIG_ARGS[@]}" &&
 			mk olddefconfig &&
 			if sc_other "$a"; then
 				mk vmlinux modules

@@ -469,6 +469,15 @@ def build(tree):
             die('no message for part %s: write series-msgs/%s.txt' % (part.slug, part.slug))
         with open(msgf) as f:
             body = f.read().strip('\n')
+        # a placeholder line (@@STEP@@: what the part's kernel measured in
+        # make bench-steps) is filled from the stored results
+        if re.search(r'^@@[A-Z]+@@$', body, re.M):
+            body = subprocess.run(
+                [sys.executable, os.path.join(TOOLS, 'bench-report.py'), 'cover',
+                 '--part', part.slug, '--fill', msgf],
+                stdout=subprocess.PIPE, text=True, check=True).stdout.strip('\n')
+            if '@@' in body:
+                die('a placeholder is left in the message of part %s' % part.slug)
         msg = '%s\n\n%s\n\nSigned-off-by: %s <%s>\n' % (part.subject, body, name, email)
         git('commit', '-q', '-F', '-', cwd=tree, input=msg)
     # The last commit must be the project.

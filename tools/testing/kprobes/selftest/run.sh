@@ -33,7 +33,9 @@
 #    case, --check on a hand edit, and the repository's own README.md
 #    and results/REPORT.md up to date with its stored results; the
 #    report's stress and archcheck sections on crafted stored runs
-#    (selftest/stress/, selftest/archcheck/);
+#    (selftest/stress/, selftest/archcheck/); its per-cause section
+#    (selftest/bench-steps/: two runs as bench-steps.sh stores them),
+#    the cover letter's per-cause block and a part's @@STEP@@;
 #  - the cover letter's figures (bench-report.py cover): its blocks from
 #    crafted stored runs (selftest/bench/, teardown/, archcheck/,
 #    series/), an unknown placeholder refused, and the lint: a figure in
@@ -482,6 +484,50 @@ has report.archcheck-build-pass '^\| riscv64 \| ours \| vmlinux \| PASS \| KPROB
 has report.archcheck-build-fail '^\| mips \| ours \| vmlinux \| FAIL \| build '
 has report.archcheck-kunit '^\| riscv64 \| ours \| 15 \| 1 \| 1 \|$'
 has report.archcheck-closing '^Closing line: `archcheck: 23 passed, 2 failed`$'
+# the per-cause section, from two runs stored as bench-steps.sh stores
+# them (selftest/bench-steps/): the newest run per arch, a column per
+# step in the series' order, the change each step brings, a step whose
+# build failed, the rows no step measured, the older run named
+mkdir -p "$tmp/rep3/results"
+cp -r "$ST/bench-steps" "$tmp/rep3/results/"
+printf '%s\n<!-- bench-table end -->\n' "$begin" > "$tmp/rep3/README.md"
+expect_rc steps.report 0 br report --results "$tmp/rep3/results" --readme "$tmp/rep3/README.md"
+cp "$tmp/rep3/results/REPORT.md" "$tmp/out"
+has steps.report-run '^### x86_64, run 2026-11-27T1000Z-x86_64$'
+has steps.report-columns '^\| row \| what \| 14 x86-int3 \| 15 x86 \| 18 x86-boost \| 19 x86-boost-preempt \| 20 x86-post \| 22 x86-kret \|$'
+has steps.report-cells '^\| b \| kprobe, no post_handler \(trap: boosted or stepped\) \| 210 \(7\.0\) \| 201 \(6\.7\) \| 200 \(6\.7\) \| 100 \(3\.3\) \| no result \| 100 \(3\.3\) \|$'
+has steps.report-build-failed '^\| 20 x86-post \| x86/kprobes: Run post_handlers from a copy of the instruction \| 202020202020 \| FAIL \|'
+has steps.report-change '^\| b \| -9 \(-0\.3\) \| -1 \(-0\.0\) \| -100 \(-3\.3\) \| \+0 \(\+0\.0\) \|$'
+has steps.report-change-nearest '^\| r \| - \| - \| - \| -200 \(-5\.7\) vs 14 \|$'
+has steps.report-cause-nearest '^- 22 x86-kret \(the kretprobe trampoline instead of rethook\), against 19 x86-boost-preempt: r 500 at 14 x86-int3 -> 300 \(-200, -40%; wall'
+has steps.report-cause '^- 19 x86-boost-preempt \(boosting in a preemptible kernel too\), against 18 x86-boost: b 200 -> 100 \(-100, -50%; wall 6\.7 -> 3\.3 calls\)\.$'
+has steps.report-unchanged '^- 18 x86-boost \(boosting, in a kernel without preemption\), against 15 x86: k 300, unchanged \(\+0\); b 200, unchanged \(-1\)\.$'
+has steps.report-nopreempt '^- 18 x86-boost \(boosting, in a kernel without preemption\), against 15 x86: k 300, unchanged \(\+0\); b 200 -> 90 \(-110, -55%'
+has steps.report-unmeasured '^Not measured at any of these steps: r \(n/a \(arm\)\), o \(n/a \(no-optprobes\)\)'
+has steps.report-older-run '^Earlier bench-steps runs .*\[2026-11-26T1000Z-x86_64\]'
+hasnt steps.report-older-not-current '999'
+expect_rc steps.report-up-to-date 0 br report --results "$tmp/rep3/results" --readme "$tmp/rep3/README.md" --check
+# the cover letter's per-cause block and a part's message (@@STEP@@)
+printf 'x\n\n@@CAUSES@@\n' > "$tmp/rep3/cover.txt"
+expect_rc steps.cover 0 br cover --results "$tmp/rep3/results" --fill "$tmp/rep3/cover.txt"
+has steps.cover-setup '^calls of its own boot \(median of one boot per step\)\)\.  Per step and row:$'
+has steps.cover-config '^  x86_64, without preemption \(CONFIG_PREEMPT_NONE, no PREEMPT_DYNAMIC\):$'
+has steps.cover-row '^    b +200 +6\.7 +100 +3\.3 +-100 +-3\.3$'
+has steps.cover-missed '^    rs   90/100 missed     400      -$'
+has steps.cover-share '^    b from 14 to 22: 210 -> 100 \(-110\), of which 19 x86-boost-preempt$'
+printf 'x\n\n@@STEP@@\n' > "$tmp/rep3/msg.txt"
+expect_rc steps.message 0 br cover --results "$tmp/rep3/results" --part x86-boost --fill "$tmp/rep3/msg.txt"
+has steps.message-figure '^post_handler runs 200 guest instructions per hit before this patch and$'
+has steps.message-unchanged '^per hit before this patch and 200 with it \(unchanged\)\.  In TCG wall time$'
+expect_rc steps.message-nearest 0 br cover --results "$tmp/rep3/results" --part x86-kret --fill "$tmp/rep3/msg.txt"
+has steps.message-nearest-said '^500 guest instructions per hit in the kernel of patch 14 \(6\.12.s x86$'
+has steps.message-missed '^it, and 300 with it; a kretprobe with 100 calls in flight misses 90 of$'
+expect_rc steps.message-unmeasured 0 br cover --results "$tmp/rep3/results" --part x86-opt --fill "$tmp/rep3/msg.txt"
+has steps.message-unmeasured-said '^Not measured: no stored bench-steps run has the kernel of this patch'
+rm -rf "$tmp/rep3/results/bench-steps"
+expect_rc steps.report-empty 0 br report --results "$tmp/rep3/results" --readme "$tmp/rep3/README.md"
+cp "$tmp/rep3/results/REPORT.md" "$tmp/out"
+has steps.report-empty-said '^No bench-steps run is stored yet: `make bench-steps`'
 # 7. The cover letter's figures (bench-report.py cover): its blocks made
 # from crafted stored runs (selftest/bench/, teardown/, archcheck/,
 # series/), the placeholders filled, and the lint that keeps figures out
