@@ -997,7 +997,7 @@ static __always_inline struct optimized_kprobe *queued_op(struct kprobe *p)
  * optimized, which keeps tasks out of the region's tail; else the slot's
  * boosted copy when there is one.  0: step it.
  */
-static unsigned long boost_ip(struct kprobe *p)
+static nokprobe_inline unsigned long boost_ip(struct kprobe *p)
 {
 	struct arch_specific_insn *ai = &p->ainsn;
 #ifdef CONFIG_OPTPROBES
@@ -1010,8 +1010,6 @@ static unsigned long boost_ip(struct kprobe *p)
 		return (unsigned long)ai->insn + KPROBE_BOOST_OFFSET;
 	return 0;
 }
-
-NOKPROBE_SYMBOL(boost_ip);
 
 /*
  * A hit with a post_handler runs the slot's post copy, whose call of
@@ -1031,9 +1029,15 @@ static __always_inline bool post_copy_ok(struct kprobe *p,
 	       !(regs->flags & X86_EFLAGS_TF) && !queued_op(p);
 }
 
-/* Execute the probed instruction of @p (current_kprobe is @p). */
-static void run_insn(struct kprobe *p, struct pt_regs *regs,
-		     struct kprobe_ctlblk *kcb, bool reentered)
+/*
+ * Execute the probed instruction of @p (current_kprobe is @p).  Inline:
+ * as a function of its own it would cost every hit a call and a return
+ * (with the function tracer's entry and the return thunk, about two
+ * dozen instructions), more than all it does for a stepped or boosted
+ * instruction.
+ */
+static nokprobe_inline void run_insn(struct kprobe *p, struct pt_regs *regs,
+				     struct kprobe_ctlblk *kcb, bool reentered)
 {
 	struct arch_specific_insn *ai = &p->ainsn;
 	unsigned long boost;
@@ -1067,8 +1071,6 @@ static void run_insn(struct kprobe *p, struct pt_regs *regs,
 	}
 	kcb->status = reentered ? KPROBE_REENTER : KPROBE_HIT_SS;
 }
-
-NOKPROBE_SYMBOL(run_insn);
 
 /*
  * kprobe_x86_site_left() - is @p still the site registered at @addr
