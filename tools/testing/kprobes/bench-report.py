@@ -37,6 +37,7 @@ import json
 import os
 import re
 import statistics
+import subprocess
 import sys
 
 ROWS = [('none', 'unprobed call (baseline)'),
@@ -1693,6 +1694,36 @@ def cover_steps(steps):
     return ', '.join(out)
 
 
+# The arch directory of each architecture a series-check run names.
+SC_ARCH_DIR = {'x86_64': 'x86', 'i386': 'x86', 'arm64': 'arm64', 'riscv64': 'riscv',
+               'ppc64le': 'powerpc', 's390x': 's390', 'arm': 'arm', 'mips': 'mips',
+               'arc': 'arc', 'parisc': 'parisc', 'sh4': 'sh', 'sparc64': 'sparc'}
+
+
+def sc_run_stale(rev, arch):
+    """Whether what ARCH compiles of the series changed since project
+    revision REV: a file that feeds its steps' trees (the kernel paths
+    but Documentation/ and other arches' arch/, patches/, series.map and
+    their series-files/) differs between REV and HEAD (series.py, which
+    also fills the messages, is left out: a change of it that changes
+    trees needs its runs again).  None when REV is not a commit of this
+    repository."""
+    adir = SC_ARCH_DIR.get(arch, arch)
+    t = 'tools/testing/kprobes/'
+    paths = ['kernel', 'include', 'lib', 'samples', 'patches', 'arch/' + adir,
+             t + 'series.map'] + \
+        [t + 'series-files/' + d for d in ('kernel', 'include', 'lib', 'samples',
+                                           'patches', 'arch/' + adir)]
+    root = os.path.join(HERE, '..', '..', '..')
+    try:
+        r = subprocess.run(['git', 'diff', '--quiet', rev, 'HEAD', '--'] + paths,
+                           cwd=root, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+    except OSError:
+        return None
+    return {0: False, 1: True}.get(r.returncode)
+
+
 def cover_arches(results):
     """Which architectures were booted, which only compiled, from the
     stored series-check (results/series/) and archcheck runs: per arch
@@ -1738,7 +1769,11 @@ def cover_arches(results):
         for a in cover_order(d):
             runs, steps = [], set()
             for name, which, b in d[a]:
-                if newest and npatches(which) != newest:
+                # an older series, or this one before a change to what the
+                # arch compiles of it (the run's revision, if this
+                # repository has it, against HEAD)
+                if (newest and npatches(which) != newest) or \
+                        sc_run_stale(which.split(',')[0], a):
                     older += 1
                     continue
                 steps |= set(b['steps'])
