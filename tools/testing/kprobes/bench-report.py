@@ -1694,10 +1694,16 @@ def cover_steps(steps):
     return ', '.join(out)
 
 
-# The arch directory of each architecture a series-check run names.
-SC_ARCH_DIR = {'x86_64': 'x86', 'i386': 'x86', 'arm64': 'arm64', 'riscv64': 'riscv',
-               'ppc64le': 'powerpc', 's390x': 's390', 'arm': 'arm', 'mips': 'mips',
-               'arc': 'arc', 'parisc': 'parisc', 'sh4': 'sh', 'sparc64': 'sparc'}
+def sc_arch_dir(arch):
+    """The arch/ directory ARCH compiles (series-same.py's arch_dir())."""
+    import importlib.util
+    global _series_same
+    if '_series_same' not in globals():
+        spec = importlib.util.spec_from_file_location(
+            'series_same', os.path.join(HERE, 'series-same.py'))
+        _series_same = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(_series_same)
+    return _series_same.arch_dir(arch) or arch
 
 
 def sc_run_stale(rev, arch):
@@ -1708,7 +1714,7 @@ def sc_run_stale(rev, arch):
     also fills the messages, is left out: a change of it that changes
     trees needs its runs again).  None when REV is not a commit of this
     repository."""
-    adir = SC_ARCH_DIR.get(arch, arch)
+    adir = sc_arch_dir(arch)
     t = 'tools/testing/kprobes/'
     paths = ['kernel', 'include', 'lib', 'samples', 'patches', 'arch/' + adir,
              t + 'series.map'] + \

@@ -38,11 +38,22 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, '..', '..', '..'))
-# arch/ directory of each architecture (series-check's sc_tree_key)
-ARCH_DIR = {'x86_64': 'x86', 'i386': 'x86', 'arm64': 'arm64',
-            'riscv64': 'riscv', 'ppc64le': 'powerpc', 's390x': 's390',
-            'arm': 'arm', 'mips': 'mips', 'arc': 'arc', 'parisc': 'parisc',
-            'sh4': 'sh', 'sparc64': 'sparc'}
+# The architectures series-check builds (lib.sh's kp_sc_arch knows each).
+ARCHES = ['x86_64', 'i386', 'arm64', 'riscv64', 'ppc64le', 's390x', 'arm',
+          'mips', 'arc', 'parisc', 'sh4', 'sparc64']
+
+
+def arch_dir(arch, cache={}):
+    """The arch/ directory ARCH compiles: lib.sh's kp_sc_arch kernel ARCH,
+    i386's being x86 (series-check's sc_tree_key).  None if unknown."""
+    if arch not in cache:
+        r = subprocess.run(['bash', '-c', '. "$0"; kp_sc_arch "$1"',
+                            os.path.join(HERE, 'lib.sh'), arch],
+                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                           text=True)
+        k = r.stdout.split()[0] if r.returncode == 0 and r.stdout.split() else None
+        cache[arch] = 'x86' if k == 'i386' else k
+    return cache[arch]
 
 
 def git(cwd, *args):
@@ -127,7 +138,7 @@ def main(argv):
         if len(argv) != 4:
             sys.exit(__doc__)
         run, argv = argv[1], argv[2:]
-    old, arches = argv[0], argv[1:] or list(ARCH_DIR)
+    old, arches = argv[0], argv[1:] or ARCHES
     with tempfile.TemporaryDirectory() as tmp:
         wt = os.path.join(tmp, 'old')
         git(ROOT, 'worktree', 'add', '-q', '--detach', wt, old)
@@ -148,7 +159,9 @@ def main(argv):
             print('# series-same: %d steps at %s against %d at the working tree'
                   % (len(o_steps), old, len(n_steps)))
         for a in arches:
-            adir = ARCH_DIR[a]
+            adir = arch_dir(a)
+            if not adir:
+                sys.exit('series-same: unknown arch %s' % a)
             okeys = {}
             for i, t in enumerate(o_trees):
                 okeys.setdefault(key(t, o_touched, union, adir), i + 1)
