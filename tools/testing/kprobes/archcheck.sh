@@ -157,11 +157,10 @@ ac_wanted() {	# ac_wanted CONFIG SYMS (y or m: the samples are modules)
 	done
 }
 
-# 6.12.117's fs/fcntl.c does not compile for sparc64, kprobes or not:
-# FMODE_NONOTIFY (1 << 25) is sparc's __O_TMPFILE (0x2000000), and the
-# BUILD_BUG_ON that counts the open flags fails.  sparc64 builds from a
-# hard-linked copy of the staged tree whose fs/fcntl.c lacks that one
-# check (the kernel is never booted); ac_one says so in its result.
+# sparc64 builds from a hard-linked copy of the staged tree whose
+# fs/fcntl.c lacks the check 6.12.117 fails there (lib.sh's
+# kp_sparc64_fcntl; the kernel is never booted); ac_one says so in its
+# result.
 ac_sparc64_src() {	# ac_sparc64_src SRC: the copy, made when SRC changed
 	local src=$1 copy=$1-sparc64
 	if [ ! -f "$copy/.kp-stamp" ] || [ "$src" -nt "$copy/.kp-stamp" ] ||
@@ -169,13 +168,7 @@ ac_sparc64_src() {	# ac_sparc64_src SRC: the copy, made when SRC changed
 		rm -rf "$copy"
 		cp -al "$src" "$copy"
 		rm -f "$copy/fs/fcntl.c"	# a file of its own, not a link
-		python3 - "$src/fs/fcntl.c" "$copy/fs/fcntl.c" <<-'PY'
-		import re, sys
-		s = open(sys.argv[1]).read()
-		s, n = re.subn(r'\tBUILD_BUG_ON\(21 - 1 [^;]*__FMODE_NONOTIFY\)\);\n', '', s)
-		open(sys.argv[2], 'w').write(s)
-		sys.exit(n != 1)
-		PY
+		kp_sparc64_fcntl "$src/fs/fcntl.c" "$copy/fs/fcntl.c"
 		touch "$copy/.kp-stamp"
 	fi
 	echo "$copy"
