@@ -1484,6 +1484,20 @@ def cover_loads(metas):
     return '%.1f' % loads[0] if loads[0] == loads[-1] else '%.1f to %.1f' % (loads[0], loads[-1])
 
 
+# A boot keeps one of the host's two CPUs busy: a 1-minute load under
+# this at the start of every wall boot means nothing else ran.
+QUIET_LOAD = 1.5
+
+
+def cover_host(metas):
+    """The host the wall boots ran on, said from their loads."""
+    loads = [float(m['host load'].split()[0]) for m in metas
+             if re.match(r'^[\d.]+$', (m.get('host load', '').split() or [''])[0])]
+    if loads and max(loads) < QUIET_LOAD:
+        return 'host running nothing else (the boot itself aside)'
+    return 'host shared with other builds'
+
+
 def cover_runs_said(cur):
     """Which runs, said in a sentence's words."""
     parts = []
@@ -1524,12 +1538,13 @@ def cover_perhit(results):
             'unprobed calls of its own boot (the hit less the unprobed call, '
             'divided by the unprobed call), so that the speed of the host is '
             'divided out (%s boot%s per kernel without -icount, one vCPU, on a '
-            'host shared with other builds: load %s on its two CPUs).  '
+            '%s: load %s on its two CPUs).  '
             'Under 1, this series is cheaper.'
             % (cover_runs_said(cur), ', '.join(sorted(qemu)) or '?',
                ', '.join('{:,}'.format(c) for c in sorted(calls)) or '?',
                ' or '.join(cover_count(w) for w in sorted(walls)) or '?',
-               '' if walls == {1} else 's', cover_loads(wall_metas)))
+               '' if walls == {1} else 's', cover_host(wall_metas),
+               cover_loads(wall_metas)))
     L = cover_wrap(said) + ['']
     head1 = '  %-17s' % ''
     head2 = '  %-17s' % 'row'
