@@ -54,7 +54,8 @@ static bool opt_enabled = true;	/* debug.kprobes-optimization */
 static unsigned int opt_nqueued;	/* ops in KPROBE_OPT_QUEUED */
 /*
  * Ops in KPROBE_OPT_IDLE and not retired: the only ones a retiring
- * neighbour may let be optimized (kprobe_opt_retire() walks them all).
+ * neighbour may let be optimized (while there are none,
+ * kprobe_opt_retire() looks no further).
  */
 static unsigned int opt_nidle;
 
@@ -70,6 +71,23 @@ static struct optimized_kprobe *find_op(struct kprobe *sp)
 		if (opt_site(op) == sp)
 			return op;
 	return NULL;
+}
+
+/*
+ * The op whose region has @addr past its first byte, @back bytes before
+ * @addr (1 <= @back < KPROBE_OPT_REGION_MAX), or NULL.  A region starts
+ * at its site and covers at most KPROBE_OPT_REGION_MAX bytes, so the ops
+ * around an address are found by looking up the sites of the bytes
+ * before it in the kprobe hash table: a few lookups, where walking every
+ * op would make a batch of n sites cost n * n.  Sites being unregistered
+ * have left the table already; their ops are not asked.
+ */
+static struct optimized_kprobe *op_around(unsigned long addr, int back)
+{
+	struct kprobe *sp = get_kprobe((void *)(addr - back));
+	struct optimized_kprobe *op = sp ? find_op(sp) : NULL;
+
+	return op && kprobe_opt_arch_within(op, addr) ? op : NULL;
 }
 
 /* Counted in opt_nidle: idle, and its site still registered. */
@@ -206,11 +224,12 @@ void kprobe_opt_arming(kprobe_opcode_t *addr)
 {
 	struct optimized_kprobe *op;
 	LIST_HEAD(batch);
+	int back;
 
 	lockdep_assert_held(&kprobe_mutex);
-	list_for_each_entry(op, &opt_all, node) {
-		if (op->state <= KPROBE_OPT_IDLE ||
-		    !kprobe_opt_arch_within(op, (unsigned long)addr))
+	for (back = 1; back < KPROBE_OPT_REGION_MAX; back++) {
+		op = op_around((unsigned long)addr, back);
+		if (!op || op->state <= KPROBE_OPT_IDLE)
 			continue;
 		if (op->state == KPROBE_OPT_QUEUED) {
 			unoptimize_op(op);
@@ -300,6 +319,7 @@ int kprobe_opt_unoptimize(struct kprobe **sites, int n)
 void kprobe_opt_retire(struct kprobe *sp)
 {
 	struct optimized_kprobe *op;
+	int back;
 
 	lockdep_assert_held(&kprobe_mutex);
 	op = find_op(sp);
@@ -313,10 +333,11 @@ void kprobe_opt_retire(struct kprobe *sp)
 	 */
 	if (!opt_nidle)
 		return;
-	list_for_each_entry(op, &opt_all, node)
-		if (opt_site(op) != sp && op->state == KPROBE_OPT_IDLE &&
-		    kprobe_opt_arch_within(op, (unsigned long)sp->addr))
+	for (back = 1; back < KPROBE_OPT_REGION_MAX; back++) {
+		op = op_around((unsigned long)sp->addr, back);
+		if (op && op->state == KPROBE_OPT_IDLE)
 			op_evaluate(op);
+	}
 }
 
 /*

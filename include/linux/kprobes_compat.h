@@ -134,6 +134,9 @@ struct optimized_kprobe {
 	struct rcu_head rcu;
 };
 
+/* The most bytes their jump covers: the core looks that far around. */
+#define KPROBE_OPT_REGION_MAX	MAX_OPTIMIZED_LENGTH
+
 int arch_prepare_optimized_kprobe(struct optimized_kprobe *op,
 				  struct kprobe *orig);
 int arch_check_optimized_kprobe(struct optimized_kprobe *op);

@@ -91,6 +91,8 @@ int arm64_kprobe_patch_text(void **addrs, u32 *insns, int n);
  * buffer of KPROBE_OPTINSN_SLOT_SIZE bytes within branch range.
  */
 #define KPROBE_OPTINSN_SLOT_SIZE	256
+/* The B replaces the probed instruction alone. */
+#define KPROBE_OPT_REGION_MAX		AARCH64_INSN_SIZE
 
 /**
  * struct arch_optimized_insn - the arm64 part of an optimized probe

@@ -143,6 +143,8 @@ struct arch_specific_insn {
  * copy, or to the ip a pre_handler set when it returned nonzero.
  */
 #define KPROBE_OPTINSN_SLOT_SIZE	64
+/* At most a jmp rel32's first 4 bytes and then a whole instruction. */
+#define KPROBE_OPT_REGION_MAX		(JMP32_INSN_SIZE - 1 + MAX_INSN_SIZE)
 #define KPROBE_OPT_OP			0
 #define KPROBE_OPT_IP			8
 #define KPROBE_OPT_ENTRY		16

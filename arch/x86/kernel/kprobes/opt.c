@@ -59,8 +59,6 @@
 
 #include "common.h"
 
-#define OPT_REGION_MAX	(JMP32_INSN_SIZE - 1 + MAX_INSN_SIZE)
-
 asmlinkage void kprobe_opt_trampoline(void);
 
 /* Probes whose jmp is in the text (kprobe_mutex). */
@@ -256,7 +254,7 @@ int arch_prepare_optimized_kprobe(struct optimized_kprobe *op)
 
 	BUILD_BUG_ON(KPROBE_OPT_COPY - KPROBE_OPT_IP != 13);
 	BUILD_BUG_ON(KPROBE_OPT_COPY - KPROBE_OPT_OP != 21);
-	BUILD_BUG_ON(KPROBE_OPT_COPY + OPT_REGION_MAX + JMP32_INSN_SIZE >
+	BUILD_BUG_ON(KPROBE_OPT_COPY + KPROBE_OPT_REGION_MAX + JMP32_INSN_SIZE >
 		     KPROBE_OPTINSN_SLOT_SIZE);
 	BUILD_BUG_ON(offsetof(struct optimized_kprobe, kp) != 0);
 
