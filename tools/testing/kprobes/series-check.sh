@@ -40,7 +40,8 @@
 #      without a boot (sparc64 without fs/fcntl.c's open-flags
 #      BUILD_BUG_ON, which 6.12.117 fails there, as in archcheck); a
 #      step whose tree that architecture compiles is the last built
-#      step's is not built again (its line names that step).  KP_SC_FROM / KP_SC_TO (patch numbers, 1-based) narrow the
+#      step's is not built again (its line names that step).
+#      KP_SC_FROM / KP_SC_TO (patch numbers, 1-based) narrow the
 #      steps.  KP_SC_SERIES=fixes or teardown builds (and with
 #      KP_SC_BUILD=vmlinux boots) the steps of that series for the plain
 #      base instead, on the plain base, in the upstream flavour's config
